@@ -1,0 +1,305 @@
+"""Python back end: IR → closures `f(state, env)` over a concrete state.
+
+A state is a dict from state-variable name to its value: bool, int, atom (str, or int for ranges),
+frozenset (sets), dict (maps by atom, records by field). `env` binds parameters and generator
+variables; generators rebind it in place and restore it afterwards.
+"""
+from __future__ import annotations
+
+from .. import ir
+from ..builtins import REGISTRY
+from ..errors import Undefined
+from ..order import ordered
+from . import MissingHandler
+
+_MISSING = object()
+
+
+class CallCtx:
+    """What a built-in's Python side may use: the domains, its arguments' types and its location."""
+
+    __slots__ = ("domains", "types", "loc")
+
+    def __init__(self, domains, types, loc):
+        self.domains, self.types, self.loc = domains, types, loc
+
+    def undefined(self, reason: str):
+        raise Undefined(self.loc, reason)
+
+
+class PyCompiler:
+    def __init__(self, domains, defines: dict[str, tuple[list[str], ir.Expr]] | None = None):
+        self.domains = domains
+        self.defines = defines or {}
+        self._define_fns: dict[str, object] = {}
+
+    def compile(self, e: ir.Expr):
+        h = getattr(self, "c_" + type(e).__name__, None)
+        if h is None:
+            raise MissingHandler(f"Python back end has no handler for {type(e).__name__}")
+        return h(e)
+
+    # -- leaves
+    def c_Lit(self, e):
+        v = e.value
+        return lambda st, env: v
+
+    def c_StateVar(self, e):
+        name = e.name
+        return lambda st, env: st[name]
+
+    def c_Local(self, e):
+        name = e.name
+        return lambda st, env: env[name]
+
+    def c_Field(self, e):
+        base, name = self.compile(e.base), e.name
+        return lambda st, env: base(st, env)[name]
+
+    def c_Index(self, e):
+        base, key, loc = self.compile(e.base), self.compile(e.key), e.loc
+        dom = e.base.type.key
+
+        def f(st, env):
+            k = key(st, env)
+            try:
+                return base(st, env)[k]
+            except (KeyError, TypeError):
+                raise Undefined(loc, f"key {k!r} is outside domain {dom}") from None
+        return f
+
+    # -- logic and arithmetic
+    def c_Compare(self, e):
+        a, b = self.compile(e.left), self.compile(e.right)
+        op = e.op
+        if op == "==":
+            return lambda st, env: a(st, env) == b(st, env)
+        if op == "!=":
+            return lambda st, env: a(st, env) != b(st, env)
+        if op == "<":
+            return lambda st, env: a(st, env) < b(st, env)
+        if op == "<=":
+            return lambda st, env: a(st, env) <= b(st, env)
+        raise MissingHandler(f"comparison {op}")
+
+    def c_Not(self, e):
+        a = self.compile(e.arg)
+        return lambda st, env: not a(st, env)
+
+    def c_And(self, e):
+        fs = [self.compile(x) for x in e.args]
+        return lambda st, env: all(f(st, env) for f in fs)
+
+    def c_Or(self, e):
+        fs = [self.compile(x) for x in e.args]
+        return lambda st, env: any(f(st, env) for f in fs)
+
+    def c_Implies(self, e):
+        a, b = self.compile(e.left), self.compile(e.right)
+        return lambda st, env: (not a(st, env)) or b(st, env)
+
+    def c_Arith(self, e):
+        a, b, loc = self.compile(e.left), self.compile(e.right), e.loc
+        op = e.op
+        if op == "+":
+            return lambda st, env: a(st, env) + b(st, env)
+        if op == "-":
+            return lambda st, env: a(st, env) - b(st, env)
+        if op == "*":
+            return lambda st, env: a(st, env) * b(st, env)
+
+        def div(st, env):
+            x, y = a(st, env), b(st, env)
+            if y == 0:
+                raise Undefined(loc, f"{'division' if op == '//' else 'modulo'} by zero")
+            return x // y if op == "//" else x % y
+        return div
+
+    def c_Neg(self, e):
+        a = self.compile(e.arg)
+        return lambda st, env: -a(st, env)
+
+    def c_Abs(self, e):
+        a = self.compile(e.arg)
+        return lambda st, env: abs(a(st, env))
+
+    def c_MinMax(self, e):
+        fs = [self.compile(x) for x in e.args]
+        f = min if e.op == "min" else max
+        return lambda st, env: f([g(st, env) for g in fs])
+
+    def c_Ite(self, e):
+        c, a, b = self.compile(e.cond), self.compile(e.then), self.compile(e.orelse)
+        return lambda st, env: a(st, env) if c(st, env) else b(st, env)
+
+    # -- generators
+    def iterate(self, clauses: tuple[ir.Clause, ...]):
+        """A function (st, env, visit) calling visit() once per binding that passes the filters."""
+        compiled = [(c.var, self.compile(c.source), [self.compile(x) for x in c.conds]) for c in clauses]
+
+        def run(st, env, visit):
+            def rec(i):
+                if i == len(compiled):
+                    visit()
+                    return
+                var, src, conds = compiled[i]
+                old = env.get(var, _MISSING)
+                try:
+                    for x in src(st, env):
+                        env[var] = x
+                        if all(c(st, env) for c in conds):
+                            rec(i + 1)
+                finally:
+                    if old is _MISSING:
+                        env.pop(var, None)
+                    else:
+                        env[var] = old
+            rec(0)
+        return run
+
+    def c_Agg(self, e):
+        run = self.iterate(e.clauses)
+        elt = self.compile(e.elt)
+        op = e.op
+        count_bools = op == "count" and e.elt.type.kind == "bool"
+        default = self.compile(e.default) if e.default is not None else None
+
+        def f(st, env):
+            vals = []
+            run(st, env, lambda: vals.append(elt(st, env)))
+            if op == "all":
+                return all(vals)
+            if op == "any":
+                return any(vals)
+            if op == "count":
+                return sum(1 for v in vals if v) if count_bools else len(vals)
+            if op == "sum":
+                return sum(vals)
+            if op == "set":
+                return frozenset(vals)
+            if not vals:
+                return default(st, env)
+            return min(vals) if op == "min" else max(vals)
+        return f
+
+    def c_The(self, e):
+        run = self.iterate(e.clauses)
+        elt, loc = self.compile(e.elt), e.loc
+
+        def f(st, env):
+            vals = []
+            run(st, env, lambda: vals.append(elt(st, env)))
+            if len(vals) != 1:
+                raise Undefined(loc, f"the(...) needs exactly one candidate, found {len(vals)}")
+            return vals[0]
+        return f
+
+    # -- sets
+    def c_Member(self, e):
+        a, s = self.compile(e.elem), self.compile(e.set)
+        return lambda st, env: a(st, env) in s(st, env)
+
+    def c_SetLit(self, e):
+        fs = [self.compile(x) for x in e.items]
+        return lambda st, env: frozenset(f(st, env) for f in fs)
+
+    def c_SetOp(self, e):
+        a, b = self.compile(e.left), self.compile(e.right)
+        if e.op == "|":
+            return lambda st, env: a(st, env) | b(st, env)
+        if e.op == "&":
+            return lambda st, env: a(st, env) & b(st, env)
+        return lambda st, env: a(st, env) - b(st, env)
+
+    def c_Len(self, e):
+        a = self.compile(e.arg)
+        return lambda st, env: len(a(st, env))
+
+    # -- calls
+    def c_Call(self, e):
+        params, _ = self.defines[e.name]
+        args = [self.compile(a) for a in e.args]
+        name = e.name
+        holder = {}
+
+        def f(st, env):
+            body = holder.get("fn")
+            if body is None:
+                body = holder["fn"] = self.define_fn(name)
+            return body(st, {p: a(st, env) for p, a in zip(params, args)})
+        return f
+
+    def define_fn(self, name):
+        fn = self._define_fns.get(name)
+        if fn is None:
+            fn = self._define_fns[name] = self.compile(self.defines[name][1])
+        return fn
+
+    def c_Builtin(self, e):
+        bdef = REGISTRY[e.name]
+        args = [self.compile(a) for a in e.args]
+        ctx = CallCtx(self.domains, [a.type for a in e.args], e.loc)
+        options = dict(e.options)
+        return lambda st, env: bdef.py([a(st, env) for a in args], options, ctx)
+
+    # -- statements: each compiles to `run(pre_state, env, writes)` appending (var, path, value)
+    def stmt(self, s: ir.Stmt):
+        h = getattr(self, "s_" + type(s).__name__, None)
+        if h is None:
+            raise MissingHandler(f"Python back end has no handler for {type(s).__name__}")
+        return h(s)
+
+    def s_Assign(self, s):
+        value = self.compile(s.value)
+        steps = [(k, self.compile(v) if k == "index" else v) for k, v in s.path]
+        var = s.var
+
+        def run(st, env, writes):
+            path = tuple((k, v(st, env) if k == "index" else v) for k, v in steps)
+            writes.append((var, path, value(st, env), s.loc))
+        return run
+
+    def s_For(self, s):
+        src = self.compile(s.clause.source)
+        conds = [self.compile(c) for c in s.clause.conds]
+        body = [self.stmt(b) for b in s.body]
+        var, elem_t = s.clause.var, s.clause.source.type.elem
+        domains = self.domains
+
+        def run(st, env, writes):
+            old = env.get(var, _MISSING)
+            try:
+                for x in ordered(src(st, env), elem_t, domains):
+                    env[var] = x
+                    if all(c(st, env) for c in conds):
+                        for b in body:
+                            b(st, env, writes)
+            finally:
+                if old is _MISSING:
+                    env.pop(var, None)
+                else:
+                    env[var] = old
+        return run
+
+    def s_If(self, s):
+        cond = self.compile(s.cond)
+        body = [self.stmt(b) for b in s.body]
+        orelse = [self.stmt(b) for b in s.orelse]
+
+        def run(st, env, writes):
+            for b in (body if cond(st, env) else orelse):
+                b(st, env, writes)
+        return run
+
+
+def constant_value(e: ir.Expr, domains):
+    """The value of an expression that reads no state, parameter, variable or define; else None."""
+    for n in ir.walk(e):
+        if isinstance(n, (ir.StateVar, ir.Local, ir.Call)):
+            return None
+    try:
+        return PyCompiler(domains).compile(e)({}, {})
+    except Undefined:
+        return None
+
+

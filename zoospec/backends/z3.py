@@ -1,0 +1,487 @@
+"""Z3 back end: IR → Z3 terms over a symbolic state.
+
+Finite quantifiers expand into quantifier-free terms. Every partial operation (a `the(...)`, an
+index into an int-keyed map, a division, a written value's range) adds an *obligation* guarded
+by the path condition under which Python would evaluate it; built-ins that need auxiliary
+variables add *side* constraints that define them uniquely. A term's value is meaningful where
+the obligations hold; both lists live in `ZCtx`.
+"""
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+
+import z3
+
+from .. import ir
+from ..builtins import REGISTRY
+from ..errors import Loc
+from ..order import ordered
+from ..types import AtomT, BoolT, IntT, MapT, RecordT, SetT, ShapeT, Type, scalar
+from . import MissingHandler
+from .zvalues import Choice, ZMap, ZRec, ZSet, is_term, ite, lift, select
+
+TRUE = z3.BoolVal(True)
+FALSE = z3.BoolVal(False)
+
+
+class Unsupported(Exception):
+    """An expression the Z3 back end cannot encode (e.g. placements on a state-dependent board)."""
+
+    def __init__(self, loc: Loc, message: str):
+        super().__init__(f"{loc}: {message}")
+        self.loc, self.message = loc, message
+
+
+@dataclass
+class Obligation:
+    cond: z3.BoolRef
+    reason: str
+    loc: Loc
+
+
+class ZCtx:
+    """Collects obligations and side constraints while terms are built; tracks the path condition."""
+
+    def __init__(self, prefix: str = "aux"):
+        self.guard = TRUE
+        self.obligations: list[Obligation] = []
+        self.sides: list[z3.BoolRef] = []
+        self.prefix = prefix
+        self._n = 0
+
+    @contextlib.contextmanager
+    def under(self, cond):
+        old = self.guard
+        self.guard = cond if z3.is_true(old) else (old if z3.is_true(cond) else z3.And(old, cond))
+        try:
+            yield
+        finally:
+            self.guard = old
+
+    def oblige(self, cond, reason: str, loc: Loc):
+        if z3.is_true(cond):
+            return
+        self.obligations.append(Obligation(z3.Implies(self.guard, cond) if not z3.is_true(self.guard) else cond, reason, loc))
+
+    def side(self, cond):
+        self.sides.append(cond)
+
+    def fresh_tag(self, what: str) -> str:
+        self._n += 1
+        return f"{self.prefix}.{what}{self._n}"
+
+    def defined(self) -> z3.BoolRef:
+        return z3.And([o.cond for o in self.obligations]) if self.obligations else TRUE
+
+
+class ZCallCtx:
+    """What a built-in's Z3 side may use."""
+
+    def __init__(self, domains, types, loc, ctx: ZCtx):
+        self.domains, self.types, self.loc, self._ctx = domains, types, loc, ctx
+
+    def oblige(self, cond, reason):
+        self._ctx.oblige(cond, reason, self.loc)
+
+    def side(self, cond):
+        self._ctx.side(cond)
+
+    def fresh_tag(self, what):
+        return self._ctx.fresh_tag(what)
+
+    def unsupported(self, message):
+        raise Unsupported(self.loc, message)
+
+
+# ------------------------------------------------------------------ values from Python constants
+
+def scalar_codes(t: Type, domains) -> list[int] | None:
+    if isinstance(t, AtomT):
+        return list(domains[t.domain].codes())
+    if isinstance(t, IntT) and t.bounded:
+        return list(range(t.lo, t.hi + 1))
+    if isinstance(t, BoolT):
+        return [0, 1]
+    return None
+
+
+def zconst(value, t: Type, domains):
+    """A concrete Python value of type t as a Z3 back-end value."""
+    if isinstance(t, BoolT):
+        return z3.BoolVal(bool(value))
+    if isinstance(t, IntT):
+        return z3.IntVal(value)
+    if isinstance(t, AtomT):
+        return z3.IntVal(domains[t.domain].code(value))
+    if isinstance(t, SetT):
+        if not scalar(t.elem):
+            return value
+        codes = scalar_codes(t.elem, domains)
+        present = {_code(x, t.elem, domains) for x in value}
+        if codes is None:
+            codes = sorted(present)
+        return ZSet(codes, {k: z3.BoolVal(k in present) for k in codes})
+    if isinstance(t, MapT):
+        d = domains[t.key]
+        return ZMap(list(d.codes()), {d.code(a): zconst(v, t.value, domains) for a, v in value.items()})
+    if isinstance(t, RecordT):
+        return ZRec({n: zconst(value[n], ft, domains) for n, ft in t.fields})
+    if isinstance(t, ShapeT):
+        return value
+    raise MissingHandler(f"no Z3 constant for type {t}")
+
+
+def _code(x, t, domains):
+    if isinstance(t, AtomT):
+        return domains[t.domain].code(x)
+    return int(x)
+
+
+def zero(t: Type, domains):
+    """Some value of type t (used where the value does not matter because an obligation fails)."""
+    if isinstance(t, BoolT):
+        return FALSE
+    if isinstance(t, (IntT, AtomT)):
+        return z3.IntVal(0)
+    if isinstance(t, SetT):
+        return zconst(frozenset(), t, domains)
+    if isinstance(t, MapT):
+        d = domains[t.key]
+        return ZMap(list(d.codes()), {k: zero(t.value, domains) for k in d.codes()})
+    if isinstance(t, RecordT):
+        return ZRec({n: zero(ft, domains) for n, ft in t.fields})
+    return Choice([])
+
+
+def in_range(v, t: Type, domains) -> z3.BoolRef:
+    """The Z3 condition that a value fits its declared type's bounds."""
+    if isinstance(t, IntT) and t.bounded:
+        return z3.And(v >= t.lo, v <= t.hi)
+    if isinstance(t, AtomT):
+        return z3.And(v >= 0, v < len(domains[t.domain]))
+    if isinstance(t, MapT):
+        return z3.And([in_range(x, t.value, domains) for x in v.entries.values()] or [TRUE])
+    if isinstance(t, RecordT):
+        return z3.And([in_range(v.fields[n], ft, domains) for n, ft in t.fields] or [TRUE])
+    if isinstance(t, SetT) and isinstance(v, ZSet):
+        allowed = scalar_codes(t.elem, domains)
+        if allowed is None:
+            return TRUE
+        allowed = set(allowed)
+        return z3.And([z3.Not(b) for k, b in v.bits.items() if k not in allowed] or [TRUE])
+    return TRUE
+
+
+def zequal(a, b):
+    if is_term(a) and is_term(b):
+        return a == b
+    if isinstance(a, ZSet) and isinstance(b, ZSet):
+        codes = set(a.codes) | set(b.codes)
+        return z3.And([a.bits.get(k, FALSE) == b.bits.get(k, FALSE) for k in sorted(codes)] or [TRUE])
+    return lift(lambda x, y: z3.BoolVal(x == y), a, b)
+
+
+# ------------------------------------------------------------------ the compiler
+
+class ZCompiler:
+    def __init__(self, domains, defines: dict[str, tuple[list[str], ir.Expr]] | None = None):
+        self.domains = domains
+        self.defines = defines or {}
+
+    def compile(self, e: ir.Expr, env: dict, ctx: ZCtx, state: dict):
+        h = getattr(self, "z_" + type(e).__name__, None)
+        if h is None:
+            raise MissingHandler(f"Z3 back end has no handler for {type(e).__name__}")
+        return h(e, env, ctx, state)
+
+    def c(self, e, env, ctx, state):
+        return self.compile(e, env, ctx, state)
+
+    # -- leaves
+    def z_Lit(self, e, env, ctx, st):
+        return zconst(e.value, e.type, self.domains)
+
+    def z_StateVar(self, e, env, ctx, st):
+        return st[e.name]
+
+    def z_Local(self, e, env, ctx, st):
+        return env[e.name]
+
+    def z_Field(self, e, env, ctx, st):
+        return self.c(e.base, env, ctx, st).fields[e.name]
+
+    def z_Index(self, e, env, ctx, st):
+        m = self.c(e.base, env, ctx, st)
+        k = self.c(e.key, env, ctx, st)
+        if z3.is_int_value(k):
+            code = k.as_long()
+            if code in m.entries:
+                return m.entries[code]
+            ctx.oblige(FALSE, f"key {code} is outside domain {e.base.type.key}", e.loc)
+            return zero(e.type, self.domains)
+        if isinstance(e.key.type, IntT):
+            ctx.oblige(z3.Or([k == c for c in m.codes]), f"key is outside domain {e.base.type.key}", e.loc)
+        pairs = [(k == c, m.entries[c]) for c in m.codes]
+        return select(pairs[:-1], pairs[-1][1])
+
+    # -- logic
+    def z_Compare(self, e, env, ctx, st):
+        a, b = self.c(e.left, env, ctx, st), self.c(e.right, env, ctx, st)
+        if e.op == "==":
+            return zequal(a, b)
+        if e.op == "!=":
+            return z3.Not(zequal(a, b))
+        return a < b if e.op == "<" else a <= b
+
+    def z_Not(self, e, env, ctx, st):
+        return z3.Not(self.c(e.arg, env, ctx, st))
+
+    def _chain(self, args, env, ctx, st, is_and):
+        terms = []
+        cond = TRUE
+        for a in args:
+            with ctx.under(cond):
+                t = self.c(a, env, ctx, st)
+            terms.append(t)
+            cond = z3.And(cond, t) if is_and else z3.And(cond, z3.Not(t))
+        return terms
+
+    def z_And(self, e, env, ctx, st):
+        return z3.And(self._chain(e.args, env, ctx, st, True))
+
+    def z_Or(self, e, env, ctx, st):
+        return z3.Or(self._chain(e.args, env, ctx, st, False))
+
+    def z_Implies(self, e, env, ctx, st):
+        a = self.c(e.left, env, ctx, st)
+        with ctx.under(a):
+            b = self.c(e.right, env, ctx, st)
+        return z3.Implies(a, b)
+
+    # -- arithmetic
+    def z_Arith(self, e, env, ctx, st):
+        a, b = self.c(e.left, env, ctx, st), self.c(e.right, env, ctx, st)
+        if e.op == "+":
+            return a + b
+        if e.op == "-":
+            return a - b
+        if e.op == "*":
+            return a * b
+        ctx.oblige(b != 0, "division by zero" if e.op == "//" else "modulo by zero", e.loc)
+        q = z3.If(b > 0, a / b, (-a) / (-b))  # Python's floor division from SMT-LIB's Euclidean one
+        return q if e.op == "//" else a - b * q
+
+    def z_Neg(self, e, env, ctx, st):
+        return -self.c(e.arg, env, ctx, st)
+
+    def z_Abs(self, e, env, ctx, st):
+        a = self.c(e.arg, env, ctx, st)
+        return z3.If(a < 0, -a, a)
+
+    def z_MinMax(self, e, env, ctx, st):
+        vals = [self.c(a, env, ctx, st) for a in e.args]
+        out = vals[0]
+        for v in vals[1:]:
+            out = z3.If(v < out, v, out) if e.op == "min" else z3.If(v > out, v, out)
+        return out
+
+    def z_Ite(self, e, env, ctx, st):
+        c = self.c(e.cond, env, ctx, st)
+        with ctx.under(c):
+            a = self.c(e.then, env, ctx, st)
+        with ctx.under(z3.Not(c)):
+            b = self.c(e.orelse, env, ctx, st)
+        return ite(c, a, b)
+
+    # -- generators
+    def elements(self, src, t: Type):
+        """(guard, value) for each element a set value may hold, in the shared iteration order."""
+        if isinstance(src, ZSet):
+            return [(b, self._elem(k, t)) for k, b in sorted(src.bits.items()) if not z3.is_false(b)]
+        if isinstance(src, Choice):
+            guards: dict = {}
+            for cond, s in src.options:
+                for x in s:
+                    guards.setdefault(x, []).append(cond)
+            return [(z3.Or(guards[x]), zconst(x, t, self.domains)) for x in ordered(guards, t, self.domains)]
+        return [(TRUE, zconst(x, t, self.domains)) for x in ordered(src, t, self.domains)]
+
+    def _elem(self, code, t):
+        if isinstance(t, BoolT):
+            return z3.BoolVal(bool(code))
+        return z3.IntVal(code)
+
+    def bindings(self, clauses, env, ctx, st):
+        """Expand generator clauses: a list of (guard, env) pairs, conditions included."""
+        out = [(TRUE, env)]
+        for cl in clauses:
+            nxt = []
+            for g, en in out:
+                with ctx.under(g):
+                    src = self.c(cl.source, en, ctx, st)
+                for bit, val in self.elements(src, cl.source.type.elem):
+                    g2 = bit if z3.is_true(g) else (g if z3.is_true(bit) else z3.And(g, bit))
+                    en2 = {**en, cl.var: val}
+                    for cond in cl.conds:
+                        with ctx.under(g2):
+                            cv = self.c(cond, en2, ctx, st)
+                        g2 = cv if z3.is_true(g2) else z3.And(g2, cv)
+                    if not z3.is_false(g2):
+                        nxt.append((g2, en2))
+            out = nxt
+        return out
+
+    def z_Agg(self, e, env, ctx, st):
+        pairs = []
+        for g, en in self.bindings(e.clauses, env, ctx, st):
+            with ctx.under(g):
+                pairs.append((g, self.c(e.elt, en, ctx, st)))
+        op = e.op
+        if op == "all":
+            return z3.And([z3.Implies(g, v) for g, v in pairs] or [TRUE])
+        if op == "any":
+            return z3.Or([z3.And(g, v) for g, v in pairs] or [FALSE])
+        if op == "count":
+            if isinstance(e.elt.type, BoolT):
+                pairs = [(z3.And(g, v), v) for g, v in pairs]
+            return z3.Sum([z3.If(g, 1, 0) for g, _ in pairs]) if pairs else z3.IntVal(0)
+        if op == "sum":
+            return z3.Sum([z3.If(g, v, 0) for g, v in pairs]) if pairs else z3.IntVal(0)
+        if op == "set":
+            codes = scalar_codes(e.type.elem, self.domains)
+            if codes is None:
+                raise Unsupported(e.loc, "a set comprehension needs elements from a finite domain")
+            bits = {k: z3.Or([z3.And(g, v == self._elem(k, e.type.elem)) for g, v in pairs] or [FALSE]) for k in codes}
+            return ZSet(codes, bits)
+        with ctx.under(z3.Not(z3.Or([g for g, _ in pairs] or [FALSE]))):
+            acc = self.c(e.default, env, ctx, st)
+        seen = FALSE
+        for g, v in pairs:
+            better = (v < acc) if op == "min" else (v > acc)
+            acc = z3.If(g, z3.If(seen, z3.If(better, v, acc), v), acc)
+            seen = z3.Or(seen, g)
+        return acc
+
+    def z_The(self, e, env, ctx, st):
+        pairs = []
+        for g, en in self.bindings(e.clauses, env, ctx, st):
+            with ctx.under(g):
+                pairs.append((g, self.c(e.elt, en, ctx, st)))
+        if not pairs:
+            ctx.oblige(FALSE, "the(...) needs exactly one candidate, and there can be none", e.loc)
+            return zero(e.type, self.domains)
+        ctx.oblige(z3.PbEq([(g, 1) for g, _ in pairs], 1), "the(...) needs exactly one candidate", e.loc)
+        return select(pairs[:-1], pairs[-1][1])
+
+    # -- sets
+    def z_Member(self, e, env, ctx, st):
+        x, s = self.c(e.elem, env, ctx, st), self.c(e.set, env, ctx, st)
+        if isinstance(s, ZSet):
+            return s.member(x)
+        t = e.set.type.elem
+        return lift(lambda concrete: z3.Or([zequal(x, zconst(v, t, self.domains)) for v in concrete] or [FALSE]), s)
+
+    def z_SetLit(self, e, env, ctx, st):
+        items = [self.c(x, env, ctx, st) for x in e.items]
+        codes = scalar_codes(e.type.elem, self.domains)
+        if codes is not None:
+            return ZSet(codes, {k: z3.Or([x == self._elem(k, e.type.elem) for x in items]) for k in codes})
+        if all(isinstance(x, (frozenset,)) or not isinstance(x, (ZSet, Choice)) and not is_term(x) for x in items):
+            return frozenset(items)
+        raise Unsupported(e.loc, "a set of sets or shapes must be built from constants")
+
+    def z_SetOp(self, e, env, ctx, st):
+        a, b = self.c(e.left, env, ctx, st), self.c(e.right, env, ctx, st)
+        if isinstance(a, ZSet):
+            codes = sorted(set(a.codes) | set(b.codes))
+            ga = lambda k: a.bits.get(k, FALSE)  # noqa: E731
+            gb = lambda k: b.bits.get(k, FALSE)  # noqa: E731
+            f = {"|": lambda k: z3.Or(ga(k), gb(k)), "&": lambda k: z3.And(ga(k), gb(k)),
+                 "-": lambda k: z3.And(ga(k), z3.Not(gb(k)))}[e.op]
+            return ZSet(codes, {k: z3.simplify(f(k)) if _small(f(k)) else f(k) for k in codes})
+        py = {"|": lambda x, y: x | y, "&": lambda x, y: x & y, "-": lambda x, y: x - y}[e.op]
+        return lift(py, a, b)
+
+    def z_Len(self, e, env, ctx, st):
+        s = self.c(e.arg, env, ctx, st)
+        if isinstance(s, ZSet):
+            return z3.Sum([z3.If(b, 1, 0) for b in s.bits.values()]) if s.bits else z3.IntVal(0)
+        return lift(lambda v: z3.IntVal(len(v)), s)
+
+    # -- calls
+    def z_Call(self, e, env, ctx, st):
+        params, body = self.defines[e.name]
+        args = {p: self.c(a, env, ctx, st) for p, a in zip(params, e.args)}
+        return self.c(body, args, ctx, st)
+
+    def z_Builtin(self, e, env, ctx, st):
+        args = [self.c(a, env, ctx, st) for a in e.args]
+        return REGISTRY[e.name].z3(args, dict(e.options), ZCallCtx(self.domains, [a.type for a in e.args], e.loc, ctx))
+
+    # -- statements: `writes` collects (var, path, value, guard, loc); applied by `apply_writes`
+    def stmt(self, s, env, ctx, st, writes):
+        h = getattr(self, "s_" + type(s).__name__, None)
+        if h is None:
+            raise MissingHandler(f"Z3 back end has no handler for {type(s).__name__}")
+        h(s, env, ctx, st, writes)
+
+    def s_Assign(self, s, env, ctx, st, writes):
+        path = []
+        for kind, v in s.path:
+            path.append((kind, self.c(v, env, ctx, st) if kind == "index" else v))
+        writes.append((s.var, tuple(path), self.c(s.value, env, ctx, st), ctx.guard, s.loc))
+
+    def s_For(self, s, env, ctx, st, writes):
+        for g, en in self.bindings((s.clause,), env, ctx, st):
+            with ctx.under(g):
+                for b in s.body:
+                    self.stmt(b, en, ctx, st, writes)
+
+    def s_If(self, s, env, ctx, st, writes):
+        c = self.c(s.cond, env, ctx, st)
+        with ctx.under(c):
+            for b in s.body:
+                self.stmt(b, env, ctx, st, writes)
+        with ctx.under(z3.Not(c)):
+            for b in s.orelse:
+                self.stmt(b, env, ctx, st, writes)
+
+
+def _small(t) -> bool:
+    return z3.is_const(t) or (z3.is_app(t) and t.num_args() <= 4)
+
+
+def apply_writes(state: dict, types: dict[str, Type], writes, ctx: ZCtx, domains) -> dict:
+    """The post-state: every write applied in order (later wins) under its guard."""
+    out = dict(state)
+    for var, path, value, guard, loc in writes:
+        out[var] = _write(out[var], types[var], path, value, guard, ctx, loc, domains)
+    return out
+
+
+def _write(cur, t, path, value, guard, ctx, loc, domains):
+    if not path:
+        with ctx.under(guard):
+            ctx.oblige(in_range(value, t, domains), f"the value written is outside {t}", loc)
+        return ite(guard, value, cur)
+    kind, v = path[0]
+    if kind == "field":
+        fields = dict(cur.fields)
+        fields[v] = _write(fields[v], t.field_type(v), path[1:], value, guard, ctx, loc, domains)
+        return ZRec(fields)
+    entries = dict(cur.entries)
+    if z3.is_int_value(v):
+        k = v.as_long()
+        if k not in entries:
+            with ctx.under(guard):
+                ctx.oblige(FALSE, f"key {k} is outside domain {t.key}", loc)
+            return cur
+        entries[k] = _write(entries[k], t.value, path[1:], value, guard, ctx, loc, domains)
+        return ZMap(cur.codes, entries)
+    if isinstance(domains[t.key].value_type, IntT):
+        with ctx.under(guard):
+            ctx.oblige(z3.Or([v == k for k in cur.codes]), f"key is outside domain {t.key}", loc)
+    for k in cur.codes:
+        entries[k] = _write(entries[k], t.value, path[1:], value, z3.And(guard, v == k), ctx, loc, domains)
+    return ZMap(cur.codes, entries)

@@ -1,0 +1,110 @@
+"""Symbolic values of the Z3 back end.
+
+Scalars (bool, int, atom codes) are Z3 terms. Sets of scalars are `ZSet`s (one Boolean per
+possible element), maps are `ZMap`s (one value per key), records `ZRec`s. Values that are never
+symbolic in themselves (shapes, sets of cell sets) stay Python values; a symbolic choice among
+such values is a `Choice`. `ite` merges two values of one type under a condition.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import z3
+
+
+@dataclass
+class ZSet:
+    """A set of scalars: codes is every element it may hold, bits[code] says whether it does."""
+
+    codes: list[int]
+    bits: dict[int, z3.BoolRef]
+
+    def member(self, term) -> z3.BoolRef:
+        if z3.is_int_value(term):
+            b = self.bits.get(term.as_long())
+            return b if b is not None else z3.BoolVal(False)
+        if z3.is_bool(term):  # bool elements use codes 0/1
+            return z3.Or(z3.And(term, self.bits.get(1, z3.BoolVal(False))), z3.And(z3.Not(term), self.bits.get(0, z3.BoolVal(False))))
+        return z3.Or([z3.And(term == k, b) for k, b in self.bits.items()] or [z3.BoolVal(False)])
+
+    def items(self):
+        return list(self.bits.items())
+
+
+@dataclass
+class ZMap:
+    codes: list[int]
+    entries: dict[int, object]
+
+
+@dataclass
+class ZRec:
+    fields: dict[str, object]
+
+
+@dataclass
+class Choice:
+    """One of several concrete Python values, chosen by mutually exclusive conditions."""
+
+    options: list[tuple[z3.BoolRef, object]]
+
+
+def is_term(v) -> bool:
+    return isinstance(v, z3.ExprRef)
+
+
+def ite(cond, a, b):
+    """`a if cond else b` for values of the same type."""
+    if z3.is_true(cond):
+        return a
+    if z3.is_false(cond):
+        return b
+    if is_term(a) and is_term(b):
+        return z3.If(cond, a, b)
+    if isinstance(a, ZSet) and isinstance(b, ZSet):
+        codes = sorted(set(a.codes) | set(b.codes))
+        f = z3.BoolVal(False)
+        return ZSet(codes, {k: _bite(cond, a.bits.get(k, f), b.bits.get(k, f)) for k in codes})
+    if isinstance(a, ZMap) and isinstance(b, ZMap):
+        return ZMap(a.codes, {k: ite(cond, a.entries[k], b.entries[k]) for k in a.codes})
+    if isinstance(a, ZRec) and isinstance(b, ZRec):
+        return ZRec({n: ite(cond, a.fields[n], b.fields[n]) for n in a.fields})
+    opts = []
+    for c, v in _options(a):
+        opts.append((z3.And(cond, c), v))
+    for c, v in _options(b):
+        opts.append((z3.And(z3.Not(cond), c), v))
+    return Choice(opts)
+
+
+def _bite(c, x, y):
+    if x.eq(y):
+        return x
+    return z3.If(c, x, y)
+
+
+def _options(v):
+    if isinstance(v, Choice):
+        return v.options
+    return [(z3.BoolVal(True), v)]
+
+
+def select(pairs: list[tuple[z3.BoolRef, object]], default):
+    """The value of the first pair whose condition holds, else default."""
+    out = default
+    for c, v in reversed(pairs):
+        out = ite(c, v, out)
+    return out
+
+
+def lift(fn, *args):
+    """Apply fn to concrete alternatives of any `Choice` arguments and merge the results."""
+    if not any(isinstance(a, Choice) for a in args):
+        return fn(*args)
+    alts = [_options(a) for a in args]
+    pairs = []
+    for combo in itertools.product(*alts):
+        cond = z3.And([c for c, _ in combo])
+        pairs.append((cond, fn(*[v for _, v in combo])))
+    return select(pairs[:-1], pairs[-1][1]) if len(pairs) > 1 else pairs[0][1]

@@ -1,0 +1,45 @@
+"""Built-in functions that need real algorithms. Each is one class with three methods side by side:
+`check` (argument types → result type), `py` (the concrete meaning) and `z3` (the encoding).
+`tests/test_builtins.py` proves the two meanings agree."""
+from __future__ import annotations
+
+from ..types import Type
+
+
+class BuiltinError(Exception):
+    """A call of a built-in with the wrong arguments (reported by the builder with its location)."""
+
+
+class BuiltinDef:
+    name: str = ""
+    signature: str = ""
+    options: dict[str, object] = {}
+
+    def check(self, args: list[Type], options: dict, domains) -> Type:
+        raise NotImplementedError
+
+    def py(self, args: list, options: dict, ctx):
+        raise NotImplementedError
+
+    def z3(self, args: list, options: dict, ctx):
+        raise NotImplementedError
+
+
+REGISTRY: dict[str, BuiltinDef] = {}
+
+
+def register(cls):
+    REGISTRY[cls.name] = cls()
+    return cls
+
+
+def grid_of(t: Type, domains, what: str):
+    from ..domains import GridDomain
+    from ..types import AtomT
+
+    if isinstance(t, AtomT) and isinstance(domains[t.domain], GridDomain):
+        return domains[t.domain]
+    raise BuiltinError(f"{what} must be a cell of a grid domain, not {t}")
+
+
+from . import connectivity, grid, shapes  # noqa: E402,F401  (registration)

@@ -1,0 +1,110 @@
+"""Connected regions on a grid.
+
+Z3 encoding (definitional, so it may be used under negation): auxiliary Booleans reach[x] and
+distance labels d[x] with
+  reach[x] -> x in S;   root[x] -> reach[x];   reach[x] and y in S, y next to x -> reach[y];
+  reach[x] -> root[x] or some neighbour y has reach[y] and d[y] < d[x].
+The closure makes reach contain the root's component and the descending labels keep it inside it,
+so for every S exactly one reach satisfies them: the component itself.
+"""
+from __future__ import annotations
+
+import z3
+
+from ..types import BOOL, SetT
+from ..backends.zvalues import ZSet
+from . import BuiltinDef, BuiltinError, grid_of, register
+
+
+def component_py(grid, start, cells: frozenset) -> frozenset:
+    if start not in cells:
+        return frozenset()
+    seen = {start}
+    todo = [start]
+    while todo:
+        x = todo.pop()
+        for y in grid.neighbours(x):
+            if y in cells and y not in seen:
+                seen.add(y)
+                todo.append(y)
+    return frozenset(seen)
+
+
+def _reach(grid, s: ZSet, root: dict[int, z3.BoolRef], ctx) -> dict[int, z3.BoolRef]:
+    f = z3.BoolVal(False)
+    member = {k: s.bits.get(k, f) for k in grid.codes()}
+    tag = ctx.fresh_tag("reach")
+    reach = {k: z3.Bool(f"{tag}.r{k}") for k in grid.codes()}
+    dist = {k: z3.Int(f"{tag}.d{k}") for k in grid.codes()}
+    n = len(grid)
+    for k in grid.codes():
+        nbrs = [grid.code(y) for y in grid.neighbours(grid.atom(k))]
+        ctx.side(z3.And(dist[k] >= 0, dist[k] <= n))
+        ctx.side(z3.Implies(reach[k], member[k]))
+        ctx.side(z3.Implies(root[k], reach[k]))
+        for j in nbrs:
+            ctx.side(z3.Implies(z3.And(reach[k], member[j]), reach[j]))
+        ctx.side(z3.Implies(reach[k], z3.Or([root[k]] + [z3.And(reach[j], dist[j] < dist[k]) for j in nbrs])))
+    return reach
+
+
+def _cells_arg(t, domains, what):
+    if not isinstance(t, SetT):
+        raise BuiltinError(f"{what} must be a set of cells")
+    return grid_of(t.elem, domains, f"{what}'s elements")
+
+
+@register
+class Component(BuiltinDef):
+    name = "component"
+    signature = "component(a: cell, s: set[cell]) -> set[cell] — the cells of s connected to a (empty if a is not in s)"
+
+    def check(self, args, options, domains):
+        if len(args) != 2:
+            raise BuiltinError("component takes a cell and a set of cells")
+        g = _cells_arg(args[1], domains, "component's second argument")
+        if grid_of(args[0], domains, "component's first argument") is not g:
+            raise BuiltinError("component's cell and set must be of one grid")
+        return args[1]
+
+    def py(self, args, options, ctx):
+        return component_py(ctx.domains[ctx.types[1].elem.domain], args[0], args[1])
+
+    def z3(self, args, options, ctx):
+        g = ctx.domains[ctx.types[1].elem.domain]
+        a, s = args
+        f = z3.BoolVal(False)
+        root = {k: z3.And(a == k, s.bits.get(k, f)) for k in g.codes()}
+        reach = _reach(g, s, root, ctx)
+        return ZSet(list(g.codes()), reach)
+
+
+@register
+class Connected(BuiltinDef):
+    name = "connected"
+    signature = "connected(s: set[cell]) -> bool — s is empty or one orthogonally connected region"
+
+    def check(self, args, options, domains):
+        if len(args) != 1:
+            raise BuiltinError("connected takes one set of cells")
+        _cells_arg(args[0], domains, "connected's argument")
+        return BOOL
+
+    def py(self, args, options, ctx):
+        s = args[0]
+        if not s:
+            return True
+        g = ctx.domains[ctx.types[0].elem.domain]
+        return len(component_py(g, min(s, key=g.code), s)) == len(s)
+
+    def z3(self, args, options, ctx):
+        g = ctx.domains[ctx.types[0].elem.domain]
+        (s,) = args
+        f = z3.BoolVal(False)
+        root, none_before = {}, z3.BoolVal(True)
+        for k in g.codes():
+            m = s.bits.get(k, f)
+            root[k] = z3.And(m, none_before)
+            none_before = z3.And(none_before, z3.Not(m))
+        reach = _reach(g, s, root, ctx)
+        return z3.And([z3.Implies(s.bits.get(k, f), reach[k]) for k in g.codes()])

@@ -1,0 +1,106 @@
+"""Grid geometry: orthogonal adjacency, a cell's row and column, and the cell at (row, col)."""
+from __future__ import annotations
+
+import z3
+
+from ..types import BOOL, INT, AtomT, IntT
+from . import BuiltinDef, BuiltinError, grid_of, register
+
+
+@register
+class Adjacent(BuiltinDef):
+    name = "adjacent"
+    signature = "adjacent(a: cell, b: cell) -> bool — the two cells share a side"
+
+    def check(self, args, options, domains):
+        if len(args) != 2:
+            raise BuiltinError("adjacent takes two cells")
+        grid_of(args[0], domains, "adjacent's first argument")
+        if args[1] != args[0]:
+            raise BuiltinError(f"adjacent's arguments must be cells of one grid, not {args[0]} and {args[1]}")
+        return BOOL
+
+    def py(self, args, options, ctx):
+        g = ctx.domains[ctx.types[0].domain]
+        return args[1] in g.neighbours(args[0])
+
+    def z3(self, args, options, ctx):
+        g = ctx.domains[ctx.types[0].domain]
+        a, b = args
+        if z3.is_int_value(a):
+            at = g.atom(a.as_long())
+            return z3.Or([b == g.code(n) for n in g.neighbours(at)] or [z3.BoolVal(False)])
+        return z3.Or([z3.And(a == g.code(x), z3.Or([b == g.code(n) for n in g.neighbours(x)])) for x in g.atoms if g.neighbours(x)]
+                     or [z3.BoolVal(False)])
+
+
+class _Coord(BuiltinDef):
+    axis = 0
+
+    def check(self, args, options, domains):
+        if len(args) != 1:
+            raise BuiltinError(f"{self.name} takes one cell")
+        g = grid_of(args[0], domains, f"{self.name}'s argument")
+        vals = [rc[self.axis] for rc in g.cells]
+        return IntT(min(vals), max(vals))
+
+    def py(self, args, options, ctx):
+        return ctx.domains[ctx.types[0].domain].pos[args[0]][self.axis]
+
+    def z3(self, args, options, ctx):
+        g = ctx.domains[ctx.types[0].domain]
+        (a,) = args
+        if z3.is_int_value(a):
+            return z3.IntVal(g.cells[a.as_long()][self.axis])
+        out = z3.IntVal(g.cells[-1][self.axis])
+        for k in reversed(range(len(g.cells) - 1)):
+            out = z3.If(a == k, g.cells[k][self.axis], out)
+        return out
+
+
+@register
+class Row(_Coord):
+    name = "row"
+    signature = "row(c: cell) -> int — the cell's row, 0 at the top"
+    axis = 0
+
+
+@register
+class Col(_Coord):
+    name = "col"
+    signature = "col(c: cell) -> int — the cell's column, 0 at the left"
+    axis = 1
+
+
+@register
+class At(BuiltinDef):
+    name = "at"
+    signature = "at(r: int, c: int, grid=D) -> D — the cell of grid D at row r, column c; undefined off the grid"
+    options = {"grid": None}
+
+    def check(self, args, options, domains):
+        from ..domains import GridDomain
+
+        if len(args) != 2 or any(not isinstance(t, IntT) for t in args):
+            raise BuiltinError("at takes a row and a column (ints) and grid=<grid domain>")
+        g = options.get("grid")
+        if not isinstance(g, str) or g not in domains or not isinstance(domains[g], GridDomain):
+            raise BuiltinError("at needs grid=<name of a grid domain>")
+        return AtomT(g)
+
+    def py(self, args, options, ctx):
+        g = ctx.domains[options["grid"]]
+        rc = (args[0], args[1])
+        if rc not in g.at:
+            ctx.undefined(f"no cell at row {rc[0]}, column {rc[1]} of grid {g.name}")
+        return g.at[rc]
+
+    def z3(self, args, options, ctx):
+        g = ctx.domains[options["grid"]]
+        r, c = args
+        hits = [(z3.And(r == rr, c == cc), g.code(a)) for a, (rr, cc) in g.pos.items()]
+        ctx.oblige(z3.Or([h for h, _ in hits]), f"a cell of grid {g.name} exists at the given row and column")
+        out = z3.IntVal(hits[-1][1])
+        for h, k in reversed(hits[:-1]):
+            out = z3.If(h, k, out)
+        return out

@@ -1,0 +1,755 @@
+"""Loading a game file: YAML → schema check → domains, constants, state, defines, readings,
+rules, actions, claims → a `Game` whose rules evaluate in Python and compile to Z3.
+
+All problems found are collected and raised together as one `SpecError`."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import z3
+
+from . import ir
+from .backends.python import PyCompiler
+from .backends.z3 import ZCompiler, ZCtx, apply_writes, zconst
+from .build import LocatedError, LocMap, Scope, Signature, build_expr, build_stmts, suggest
+from .builtins.polyomino import Shape
+from .domains import Domains, EnumDomain, GridDomain, RangeDomain
+from .errors import Loc, Problem, SpecError, StateError, Undefined
+from .schema import validate
+from .state import SymState, check_range, from_json, json_schema, state_type_ok, to_json
+from .types import BOOL, INT, AtomT, BoolT, IntT, MapT, RecordT, SetT, ShapeT, Type, TypeSyntaxError, parse_type, scalar
+from .yamlload import Document, load_file, load_text
+
+RULE_ID = re.compile(r"^[a-z0-9][a-z0-9_-]*(\.[a-z0-9][a-z0-9_-]*)+$")
+
+
+@dataclass
+class Cite:
+    file: str
+    section: str
+    sentence: tuple[int, ...] = ()
+
+    def __str__(self):
+        s = f"{self.file} § {self.section}"
+        return s + (f", sentence {', '.join(map(str, self.sentence))}" if self.sentence else "")
+
+
+@dataclass
+class Rule:
+    id: str
+    kind: str
+    cite: Cite
+    says: str
+    params: list[tuple[str, Type]]
+    loc: Loc
+    body: ir.Expr | None = None
+    effect: tuple[ir.Stmt, ...] = ()
+    assumption: str | None = None
+    game: "Game" = field(default=None, repr=False)
+
+    def holds(self, state: dict, **args) -> bool:
+        """The rule's value on a concrete state (bool for legality rules, int for scoring)."""
+        return self.game.eval(self.body, state, self.game._args(self.params, args, self.id))
+
+    value = holds
+
+    def z3(self, sym: SymState, ctx: ZCtx, **args):
+        """The rule's Z3 term on a symbolic state; arguments may be concrete or Z3 terms."""
+        return self.game.z3_eval(self.body, sym, ctx, self.game._zargs(self.params, args))
+
+
+@dataclass
+class Action:
+    id: str
+    says: str
+    cite: Cite | None
+    params: list[tuple[str, Type]]
+    requires: list[tuple[str | None, ir.Expr]]
+    effect: tuple[ir.Stmt, ...]
+    loc: Loc
+
+
+@dataclass
+class Reading:
+    id: str
+    cite: Cite
+    question: str
+    default: str
+    choices: dict[str, str]  # choice -> says
+    params: list[tuple[str, Type]]
+    loc: Loc
+
+
+@dataclass
+class Claim:
+    id: str
+    says: str
+    cite: Cite | None
+    over: str
+    params: list[tuple[str, Type]]
+    given: ir.Expr | None
+    body: ir.Expr
+    expect: str
+    bound: dict
+    loc: Loc
+
+
+class Game:
+    """A loaded, type-checked game spec with one reading chosen per ambiguous sentence."""
+
+    def __init__(self):
+        self.id = ""
+        self.title = ""
+        self.file = ""
+        self.rulebook = ""
+        self.domains = Domains()
+        self.consts: dict[str, tuple[Type, object]] = {}
+        self.switches: dict[str, bool] = {}
+        self.state_types: dict[str, Type] = {}
+        self.defines: dict[str, tuple[list[str], ir.Expr]] = {}
+        self.define_sigs: dict[str, Signature] = {}
+        self.rules: dict[str, Rule] = {}
+        self.actions: dict[str, Action] = {}
+        self.readings: dict[str, Reading] = {}
+        self.chosen: dict[str, str] = {}
+        self.claims: dict[str, Claim] = {}
+        self._py = None
+        self._z3 = None
+
+    # ------------------------------------------------------------------ back ends
+    @property
+    def py(self) -> PyCompiler:
+        if self._py is None:
+            self._py = PyCompiler(self.domains, self.defines)
+            self._fn_cache = {}
+        return self._py
+
+    @property
+    def zc(self) -> ZCompiler:
+        if self._z3 is None:
+            self._z3 = ZCompiler(self.domains, self.defines)
+        return self._z3
+
+    def fn(self, e: ir.Expr):
+        py = self.py
+        f = self._fn_cache.get(id(e))
+        if f is None:
+            f = self._fn_cache[id(e)] = (py.compile(e), e)
+        return f[0]
+
+    def eval(self, e: ir.Expr, state: dict, env: dict | None = None):
+        return self.fn(e)(state, dict(env or {}))
+
+    def z3_eval(self, e: ir.Expr, sym, ctx: ZCtx, env: dict | None = None):
+        vars_ = sym.vars if isinstance(sym, SymState) else sym
+        return self.zc.compile(e, dict(env or {}), ctx, vars_)
+
+    def rule(self, rid: str) -> Rule:
+        try:
+            return self.rules[rid]
+        except KeyError:
+            raise KeyError(f"no rule {rid!r}{suggest(rid, self.rules)}") from None
+
+    # ------------------------------------------------------------------ arguments
+    def _args(self, params, args: dict, who: str) -> dict:
+        names = [n for n, _ in params]
+        extra = set(args) - set(names)
+        if extra:
+            raise StateError(f"{who}: unknown argument(s) {', '.join(sorted(extra))}; it takes {', '.join(names) or 'none'}")
+        out = {}
+        for n, t in params:
+            if n not in args:
+                raise StateError(f"{who}: missing argument {n}")
+            out[n] = from_json(args[n], t, self.domains, f"{who}({n})") if not isinstance(t, SetT) else args[n]
+        return out
+
+    def _zargs(self, params, args: dict) -> dict:
+        out = {}
+        for n, t in params:
+            v = args[n]
+            out[n] = v if isinstance(v, z3.ExprRef) else zconst(v, t, self.domains)
+        return out
+
+    def sym_args(self, params, prefix: str):
+        """Symbolic arguments for parameters: Z3 variables constrained to their domains."""
+        sym = SymState(dict(params), self.domains, prefix)
+        return sym.vars, sym.constraints, sym
+
+    # ------------------------------------------------------------------ states
+    def state_from_json(self, data: dict) -> dict:
+        if not isinstance(data, dict):
+            raise StateError("a state is a JSON object with one entry per state variable")
+        extra = set(data) - set(self.state_types)
+        if extra:
+            raise StateError(f"unknown state variable(s): {', '.join(sorted(extra))}")
+        out = {}
+        for n, t in self.state_types.items():
+            if n not in data:
+                raise StateError(f"missing state variable {n}")
+            out[n] = from_json(data[n], t, self.domains, n)
+        return out
+
+    def state_to_json(self, state: dict) -> dict:
+        return {n: to_json(state[n], t, self.domains) for n, t in self.state_types.items()}
+
+    def state_schema(self) -> dict:
+        return {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "title": f"state of {self.title}",
+            "type": "object",
+            "properties": {n: json_schema(t, self.domains) for n, t in self.state_types.items()},
+            "required": list(self.state_types),
+            "additionalProperties": False,
+        }
+
+    def sym_state(self, prefix: str = "") -> SymState:
+        return SymState(self.state_types, self.domains, prefix)
+
+    # ------------------------------------------------------------------ actions
+    def action(self, aid: str) -> Action:
+        try:
+            return self.actions[aid]
+        except KeyError:
+            raise KeyError(f"no action {aid!r}{suggest(aid, self.actions)}") from None
+
+    def legal(self, state: dict, action: str, args: dict) -> bool:
+        a = self.action(action)
+        env = self._args(a.params, args, a.id)
+        return all(self.eval(req, state, env) for _, req in a.requires)
+
+    def apply(self, state: dict, action: str, args: dict) -> dict:
+        """The state after the action's effect (legality is not checked: see `legal`)."""
+        a = self.action(action)
+        env = self._args(a.params, args, a.id)
+        return self.run_effect(a.effect, state, env)
+
+    def run_effect(self, stmts, state: dict, env: dict) -> dict:
+        writes: list = []
+        env = dict(env)
+        for s in stmts:
+            self._stmt_fn(s)(state, env, writes)
+        out = dict(state)
+        copied: set = set()
+        for var, path, value, loc in writes:
+            t = self.state_types[var]
+            if var not in copied:
+                out[var] = _deep_copy(out[var])
+                copied.add(var)
+            out[var] = _write(out[var], t, path, value, loc, self.domains)
+        return out
+
+    def _stmt_fn(self, s):
+        f = self._fn_cache.get(id(s)) if self._py is not None else None
+        if f is None:
+            py = self.py
+            f = self._fn_cache[id(s)] = (py.stmt(s), s)
+        return f[0]
+
+    def z3_legal(self, pre, action: str, args: dict, ctx: ZCtx):
+        a = self.action(action)
+        env = self._zargs(a.params, args)
+        return z3.And([self.z3_eval(req, pre, ctx, env) for _, req in a.requires] or [z3.BoolVal(True)])
+
+    def z3_effect(self, pre, action: str, args: dict, ctx: ZCtx) -> dict:
+        a = self.action(action)
+        env = self._zargs(a.params, args)
+        vars_ = pre.vars if isinstance(pre, SymState) else pre
+        writes: list = []
+        for s in a.effect:
+            self.zc.stmt(s, env, ctx, vars_, writes)
+        return apply_writes(vars_, self.state_types, writes, ctx, self.domains)
+
+    def transition(self, pre: SymState, post: SymState, action: str, args: dict, ctx: ZCtx) -> z3.BoolRef:
+        """The action as a relation between two symbolic states: legal, defined, and post = effect(pre)."""
+        legal = self.z3_legal(pre, action, args, ctx)
+        nxt = self.z3_effect(pre, action, args, ctx)
+        return z3.And(legal, ctx.defined(), post.equal(nxt))
+
+    # ------------------------------------------------------------------ readings
+    def with_readings(self, choices: dict[str, str], switches: dict[str, bool] | None = None) -> "Game":
+        return load(self.file, readings={**self.chosen, **choices}, switches={**self.switches, **(switches or {})})
+
+    def summary(self) -> str:
+        return (f"{len(self.rules)} rules, {len(self.actions)} actions, {len(self.readings)} readings, "
+                f"{len(self.claims)} claims")
+
+
+def _deep_copy(v):
+    if isinstance(v, dict):
+        return {k: _deep_copy(x) for k, x in v.items()}
+    return v
+
+
+def _write(cur, t, path, value, loc, domains):
+    if not path:
+        why = check_range(value, t, domains)
+        if why:
+            raise Undefined(loc, f"the value written is out of range: {why}")
+        return _deep_copy(value)
+    kind, k = path[0]
+    if kind == "field":
+        cur[k] = _write(cur[k], t.field_type(k), path[1:], value, loc, domains)
+        return cur
+    if k not in cur:
+        raise Undefined(loc, f"key {k!r} is outside domain {t.key}")
+    cur[k] = _write(cur[k], t.value, path[1:], value, loc, domains)
+    return cur
+
+
+# ====================================================================== loading
+
+def load(path: str | Path, readings: dict[str, str] | None = None, switches: dict[str, bool] | None = None) -> Game:
+    """Load and check a game file; raises SpecError listing every problem found."""
+    doc = load_file(path)
+    return Loader(doc, readings or {}, switches or {}).run()
+
+
+def loads(text: str, file: str = "<string>", readings=None, switches=None) -> Game:
+    doc = load_text(text, file)
+    return Loader(doc, readings or {}, switches or {}).run()
+
+
+class Loader:
+    def __init__(self, doc: Document, readings: dict, switches: dict):
+        self.doc = doc
+        self.g = Game()
+        self.g.file = doc.file
+        self.problems: list[Problem] = []
+        self.want_readings = readings
+        self.want_switches = switches
+        self.raw_defines: dict[str, tuple] = {}
+        self.building: list[str] = []
+        self.failed: set[str] = set()
+
+    def err(self, path, message, rule=None, loc: Loc | None = None):
+        self.problems.append(Problem(loc or self.doc.loc(path, rule), message))
+
+    def run(self) -> Game:
+        data = self.doc.data
+        if not isinstance(data, dict):
+            raise SpecError([Problem(self.doc.loc(()), "a game file is a mapping with game, state and rules sections")])
+        self.problems.extend(validate(self.doc))
+        if self.problems:
+            raise SpecError(self.problems)
+        g = self.g
+        g.id = data["game"]["id"]
+        g.title = data["game"]["title"]
+        g.rulebook = data["game"]["rulebook"]
+        self.domains(data.get("components", {}).get("domains", {}))
+        self.switches(data["game"].get("switches", {}))
+        self.constants(data.get("components", {}).get("constants", {}))
+        self.state(data.get("state", {}))
+        self.atoms = self._atom_table()
+        self.collect_defines(data.get("define", {}), data.get("readings", {}))
+        for name in list(self.raw_defines):
+            try:
+                self.define_sig(name)
+            except _Failed:
+                pass
+        self.rules(data.get("rules", []))
+        self.actions(data.get("actions", []))
+        self.claims(data.get("claims", []))
+        for name in self.want_readings:
+            if name not in g.readings:
+                self.err(("readings",), f"no reading named '{name}'{suggest(name, g.readings)}")
+        if self.problems:
+            raise SpecError(self.problems)
+        return g
+
+    # ------------------------------------------------------------------ helpers
+    def typ(self, text, path, rule=None) -> Type | None:
+        try:
+            t = parse_type(text, self.g.domains.range)
+            return self.g.domains.resolve(t)
+        except TypeSyntaxError as e:
+            self.err(path, f"bad type: {e}", rule)
+        except KeyError as e:
+            name = e.args[0]
+            self.err(path, f"unknown domain '{name}' in type {text!r}{suggest(str(name), self.g.domains.by_name)}", rule)
+        return None
+
+    def cite(self, raw, path) -> Cite | None:
+        if raw is None:
+            return None
+        s = raw.get("sentence", ())
+        return Cite(raw.get("file", self.g.rulebook), raw["section"], tuple(s) if isinstance(s, list) else (s,))
+
+    def scope(self, locals_: dict | None = None, allow_state=True) -> Scope:
+        return Scope(self.g.domains, self.g.state_types, self.g.consts, self.define_sig, self.atoms, dict(locals_ or {}), allow_state)
+
+    def locmap(self, path, rule=None) -> LocMap:
+        m = self.doc.mark(path)
+        if m is None:
+            return LocMap(self.doc.file, 1, 1, None, rule)
+        return LocMap(self.doc.file, m.line, m.col, m.style, rule)
+
+    def expr(self, text, path, scope, rule=None, expect=None) -> ir.Expr | None:
+        try:
+            return build_expr(text, scope, self.locmap(path, rule), expect)
+        except LocatedError as e:
+            self.problems.append(Problem(e.loc, e.message))
+        except _Failed:
+            pass
+        return None
+
+    def stmts(self, text, path, scope, rule=None):
+        try:
+            return build_stmts(text, scope, self.locmap(path, rule))
+        except LocatedError as e:
+            self.problems.append(Problem(e.loc, e.message))
+        except _Failed:
+            pass
+        return None
+
+    def params(self, raw, path, rule=None, finite=True) -> list[tuple[str, Type]] | None:
+        out = []
+        ok = True
+        for name, text in (raw or {}).items():
+            t = self.typ(text, path + (name,), rule)
+            if t is None:
+                ok = False
+                continue
+            if finite and not (isinstance(t, (BoolT, AtomT)) or (isinstance(t, IntT) and t.bounded)):
+                self.err(path + (name,), f"parameter '{name}' must range over a finite domain (a domain, bool or int[lo..hi]), not {t}", rule)
+                ok = False
+                continue
+            if self._taken(name):
+                self.err(path + (name,), f"parameter '{name}' hides a name of the spec; choose another name", rule)
+                ok = False
+                continue
+            out.append((name, t))
+        return out if ok else None
+
+    def _taken(self, name):
+        g = self.g
+        return name in g.state_types or name in g.consts or name in g.domains or name in self.raw_defines
+
+    # ------------------------------------------------------------------ sections
+    def domains(self, raw):
+        for name, d in raw.items():
+            p = ("components", "domains", name)
+            if "enum" in d:
+                self.g.domains.add(EnumDomain(name, d["enum"]))
+            elif "range" in d:
+                lo, hi = d["range"]
+                if lo > hi or hi - lo > 100_000:
+                    self.err(p, f"range {lo}..{hi} must be non-empty and at most 100000 values")
+                    continue
+                rd = RangeDomain(lo, hi)
+                rd.name = name
+                self.g.domains.add(rd)
+            else:
+                grid = d["grid"]
+                if "rows" in grid:
+                    cells = [(r, c) for r, row in enumerate(grid["rows"]) for c, ch in enumerate(row) if ch == "#"]
+                else:
+                    cells = [(r, c) for r in range(grid["height"]) for c in range(grid["width"])]
+                if not cells:
+                    self.err(p, "a grid needs at least one cell")
+                    continue
+                self.g.domains.add(GridDomain(name, cells))
+
+    def switches(self, raw):
+        for name, s in raw.items():
+            v = self.want_switches.get(name, s["default"])
+            self.g.switches[name] = v
+            self.g.consts[name] = (BOOL, v)
+        for name in self.want_switches:
+            if name not in raw:
+                self.err(("game", "switches"), f"no switch named '{name}'{suggest(name, raw)}")
+
+    def constants(self, raw):
+        for name, c in raw.items():
+            p = ("components", "constants", name)
+            t = self.typ(c["type"], p + ("type",))
+            if t is None:
+                continue
+            try:
+                self.g.consts[name] = (t, self.const_value(c["value"], t, p + ("value",)))
+            except ValueError as e:
+                self.err(p + ("value",), f"constant {name}: {e}")
+
+    def const_value(self, v, t: Type, path):
+        d = self.g.domains
+        if isinstance(t, BoolT):
+            if not isinstance(v, bool):
+                raise ValueError(f"expected true/false, got {v!r}")
+            return v
+        if isinstance(t, IntT):
+            if not isinstance(v, int) or isinstance(v, bool):
+                raise ValueError(f"expected an integer, got {v!r}")
+            if t.bounded and not t.lo <= v <= t.hi:
+                raise ValueError(f"{v} is outside {t}")
+            return v
+        if isinstance(t, AtomT):
+            try:
+                return d[t.domain].from_json(v)
+            except KeyError:
+                raise ValueError(f"{v!r} is not a value of {t.domain}{suggest(str(v), map(str, d[t.domain].atoms))}") from None
+        if isinstance(t, ShapeT):
+            if not (isinstance(v, list) and v and all(isinstance(r, str) for r in v)):
+                raise ValueError("a shape is a list of row strings, '#' for a cell and '.' for none")
+            return Shape.from_rows(v)
+        if isinstance(t, SetT):
+            if isinstance(v, dict) and set(v) == {"rows"} and isinstance(t.elem, AtomT) and isinstance(d[t.elem.domain], GridDomain):
+                grid = d[t.elem.domain]
+                cells = set()
+                for r, row in enumerate(v["rows"]):
+                    for c, ch in enumerate(str(row)):
+                        if ch == "#":
+                            if (r, c) not in grid.at:
+                                raise ValueError(f"cell ({r},{c}) is not on grid {grid.name}")
+                            cells.add(grid.at[(r, c)])
+                        elif ch != ".":
+                            raise ValueError(f"unexpected {ch!r} in a cell mask (use # and .)")
+                return frozenset(cells)
+            if not isinstance(v, list):
+                raise ValueError("a set is a list of values (or {rows: [...]} for cells of a grid)")
+            return frozenset(self.const_value(x, t.elem, path) for x in v)
+        if isinstance(t, MapT):
+            dom = d[t.key]
+            if not isinstance(v, dict):
+                raise ValueError(f"a map is a mapping keyed by {dom.name}")
+            out = {}
+            for k, x in v.items():
+                try:
+                    atom = dom.from_json(k)
+                except KeyError:
+                    raise ValueError(f"key {k!r} is not a value of {dom.name}") from None
+                out[atom] = self.const_value(x, t.value, path)
+            missing = [a for a in dom.atoms if a not in out]
+            if missing:
+                raise ValueError(f"missing key(s) {', '.join(map(str, missing[:5]))} of {dom.name}")
+            return out
+        if isinstance(t, RecordT):
+            if not isinstance(v, dict) or set(v) != {n for n, _ in t.fields}:
+                raise ValueError(f"a record needs exactly the fields {', '.join(n for n, _ in t.fields)}")
+            return {n: self.const_value(v[n], ft, path) for n, ft in t.fields}
+        raise ValueError(f"type {t} cannot be a constant")
+
+    def state(self, raw):
+        for name, s in raw.items():
+            p = ("state", name)
+            text = s if isinstance(s, str) else s["type"]
+            tp = p if isinstance(s, str) else p + ("type",)
+            t = self.typ(text, tp)
+            if t is None:
+                continue
+            if not state_type_ok(t):
+                self.err(tp, f"state variable '{name}' must be finite: ints need bounds int[lo..hi], sets need a domain; {t} is not")
+                continue
+            if name in self.g.consts or name in self.g.domains:
+                self.err(p, f"state variable '{name}' has the name of a constant or domain")
+                continue
+            self.g.state_types[name] = t
+
+    def _atom_table(self):
+        out: dict[str, list[str]] = {}
+        for d in self.g.domains.by_name.values():
+            if isinstance(d, EnumDomain):
+                for a in d.atoms:
+                    out.setdefault(a, []).append(d.name)
+        return out
+
+    # ------------------------------------------------------------------ defines and readings
+    def collect_defines(self, defines, readings):
+        for name, d in defines.items():
+            p = ("define", name)
+            if isinstance(d, str):
+                self.raw_defines[name] = ("define", {}, d, p, p)
+            else:
+                self.raw_defines[name] = ("define", d.get("params", {}), d["body"], p, p + ("body",))
+        for name, r in readings.items():
+            p = ("readings", name)
+            if name in self.raw_defines:
+                self.err(p, f"reading '{name}' has the name of a define")
+                continue
+            choice = self.want_readings.get(name, r["default"])
+            if r["default"] not in r["choices"]:
+                self.err(p + ("default",), f"default '{r['default']}' is not one of the choices {', '.join(r['choices'])}")
+                continue
+            if choice not in r["choices"]:
+                self.err(p, f"reading '{name}' has no choice '{choice}'{suggest(choice, r['choices'])}")
+                continue
+            self.g.chosen[name] = choice
+            self.raw_defines[name] = ("reading", r.get("params", {}), r["choices"][choice]["body"], p, p + ("choices", choice, "body"))
+            self.g.readings[name] = Reading(name, self.cite(r["cite"], p), r["question"], r["default"],
+                                            {c: v["says"] for c, v in r["choices"].items()}, [], self.doc.loc(p))
+        for name in self.raw_defines:
+            if name in self.g.state_types or name in self.g.consts or name in self.g.domains:
+                self.err(self.raw_defines[name][3], f"'{name}' is already the name of a state variable, constant or domain")
+
+    def define_sig(self, name):
+        """The signature of a define, building it (and, through it, its dependencies) on first use."""
+        if name in self.g.define_sigs:
+            return self.g.define_sigs[name]
+        if name not in self.raw_defines:
+            return None
+        if name in self.failed:
+            raise _Failed()
+        kind, raw_params, body, p, bp = self.raw_defines[name]
+        if name in self.building:
+            cycle = self.building[self.building.index(name):] + [name]
+            self.err(bp, f"cyclic definition: {' -> '.join(cycle)}")
+            raise _Cycle()
+        params = self.params(raw_params, p + ("params",), finite=False)
+        if params is None:
+            self.failed.add(name)
+            return None
+        self.building.append(name)
+        try:
+            e = self.expr(body, bp, self.scope(dict(params)))
+        except _Cycle:
+            # unwind to the outermost define being built; the cycle was reported once
+            self.building.pop()
+            if self.building:
+                raise
+            self.failed.add(name)
+            return None
+        self.building.pop()
+        if e is None:
+            self.failed.add(name)
+            return None
+        sig = Signature(params, e.type)
+        self.g.define_sigs[name] = sig
+        self.g.defines[name] = ([n for n, _ in params], e)
+        if kind == "reading":
+            self.g.readings[name].params = params
+        return sig
+
+    # ------------------------------------------------------------------ rules, actions, claims
+    def rules(self, raw):
+        for i, r in enumerate(raw):
+            p = ("rules", i)
+            rid = r["id"]
+            if rid in self.g.rules:
+                self.err(p + ("id",), f"duplicate rule id '{rid}'", rid)
+                continue
+            params = self.params(r.get("params", {}), p + ("params",), rid)
+            if params is None:
+                continue
+            rule = Rule(rid, r["kind"], self.cite(r["cite"], p), r["says"], params, self.doc.loc(p, rid),
+                        assumption=r.get("assumption"), game=self.g)
+            sc = self.scope(dict(params))
+            if r["kind"] == "effect":
+                stmts = self._effect_list(r["effect"], p + ("effect",), sc, rid)
+                if stmts is None:
+                    continue
+                rule.effect = stmts
+            else:
+                expect = INT if r["kind"] == "scoring" else BOOL if r["kind"] in ("legality", "end", "invariant") else None
+                body = self.expr(r["body"], p + ("body",), sc, rid, expect)
+                if body is None:
+                    continue
+                rule.body = body
+            self.g.rules[rid] = rule
+
+    def _effect_list(self, raw, path, sc, rid):
+        items = raw if isinstance(raw, list) else [raw]
+        out = []
+        for j, text in enumerate(items):
+            pp = path + (j,) if isinstance(raw, list) else path
+            s = self.stmts(text, pp, sc, rid)
+            if s is None:
+                return None
+            out.extend(s)
+        return tuple(out)
+
+    def actions(self, raw):
+        for i, a in enumerate(raw):
+            p = ("actions", i)
+            aid = a["id"]
+            if aid in self.g.actions or aid in self.g.rules:
+                self.err(p + ("id",), f"duplicate id '{aid}'", aid)
+                continue
+            params = self.params(a.get("params", {}), p + ("params",), aid)
+            if params is None:
+                continue
+            sc = self.scope(dict(params))
+            requires, effect, ok = [], [], True
+            for j, text in enumerate(a.get("require", [])):
+                if RULE_ID.match(text.strip()):
+                    e = self._rule_ref(text.strip(), params, p + ("require", j), aid, "legality")
+                    if e is None:
+                        ok = False
+                        continue
+                    requires.append((text.strip(), e))
+                else:
+                    e = self.expr(text, p + ("require", j), sc, aid, BOOL)
+                    if e is None:
+                        ok = False
+                        continue
+                    requires.append((None, e))
+            for j, text in enumerate(a.get("effect", [])):
+                pj = p + ("effect", j)
+                if RULE_ID.match(text.strip()):
+                    rule = self.g.rules.get(text.strip())
+                    if rule is None or rule.kind != "effect":
+                        self.err(pj, f"'{text.strip()}' is not an effect rule{suggest(text.strip(), [r for r, v in self.g.rules.items() if v.kind == 'effect'])}", aid)
+                        ok = False
+                        continue
+                    if not self._params_fit(rule, params, pj, aid):
+                        ok = False
+                        continue
+                    effect.extend(rule.effect)
+                else:
+                    s = self.stmts(text, pj, sc, aid)
+                    if s is None:
+                        ok = False
+                        continue
+                    effect.extend(s)
+            if ok:
+                self.g.actions[aid] = Action(aid, a["says"], self.cite(a.get("cite"), p), params, requires, tuple(effect), self.doc.loc(p, aid))
+
+    def _params_fit(self, rule, params, path, aid):
+        have = dict(params)
+        for n, t in rule.params:
+            if n not in have:
+                self.err(path, f"rule {rule.id} needs parameter '{n}', which this action does not have", aid)
+                return False
+            if str(have[n]) != str(t):
+                self.err(path, f"rule {rule.id} takes '{n}' as {t}, but this action's '{n}' is {have[n]}", aid)
+                return False
+        return True
+
+    def _rule_ref(self, rid, params, path, aid, kind):
+        rule = self.g.rules.get(rid)
+        if rule is None:
+            self.err(path, f"no rule '{rid}'{suggest(rid, self.g.rules)}", aid)
+            return None
+        if rule.kind not in ("legality", "invariant", "end"):
+            self.err(path, f"rule {rid} is a {rule.kind} rule; require takes legality rules", aid)
+            return None
+        if not self._params_fit(rule, params, path, aid):
+            return None
+        return rule.body
+
+    def claims(self, raw):
+        for i, c in enumerate(raw):
+            p = ("claims", i)
+            cid = c["id"]
+            if cid in self.g.claims or cid in self.g.rules or cid in self.g.actions:
+                self.err(p + ("id",), f"duplicate id '{cid}'", cid)
+                continue
+            params = self.params(c.get("params", {}), p + ("params",), cid)
+            if params is None:
+                continue
+            sc = self.scope(dict(params))
+            given = self.expr(c["given"], p + ("given",), sc, cid, BOOL) if "given" in c else None
+            body = self.expr(c["body"], p + ("body",), sc, cid, BOOL)
+            if body is None or ("given" in c and given is None):
+                continue
+            self.g.claims[cid] = Claim(cid, c["says"], self.cite(c.get("cite"), p), c.get("over", "state"), params, given, body,
+                                       c.get("expect", "holds"), c.get("bound", {}), self.doc.loc(p, cid))
+
+
+class _Failed(Exception):
+    """A use of a define that already failed to build (its problem is reported once, at the define)."""
+
+
+class _Cycle(Exception):
+    pass
+
+

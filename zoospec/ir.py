@@ -1,0 +1,286 @@
+"""The core IR: frozen dataclasses, one per op. Sugar (chained comparisons, `not in`, multi-key
+indexing, `x > y`) is rewritten into these before any back end sees it.
+
+Every expression node has a `type` and a `loc`; back ends have exactly one handler per class in
+`EXPR_OPS` / `STMT_OPS`, and a test checks that none is missing.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .errors import Loc
+from .types import Type
+
+_loc = field(default=Loc(), compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Expr:
+    pass
+
+
+@dataclass(frozen=True)
+class Lit(Expr):
+    """A constant: a literal, a component constant or a whole domain (as a set)."""
+
+    value: object
+    type: Type
+    loc: Loc = _loc
+
+
+@dataclass(frozen=True)
+class StateVar(Expr):
+    name: str
+    type: Type
+    loc: Loc = _loc
+
+
+@dataclass(frozen=True)
+class Local(Expr):
+    """A bound name: a rule/action/define parameter or a generator variable."""
+
+    name: str
+    type: Type
+    loc: Loc = _loc
+
+
+@dataclass(frozen=True)
+class Field(Expr):
+    base: Expr
+    name: str
+    type: Type
+    loc: Loc = _loc
+
+
+@dataclass(frozen=True)
+class Index(Expr):
+    """`base[key]` on a map with a finite key domain; undefined when key is outside it."""
+
+    base: Expr
+    key: Expr
+    type: Type
+    loc: Loc = _loc
+
+
+@dataclass(frozen=True)
+class Compare(Expr):
+    op: str  # one of == != < <=
+    left: Expr
+    right: Expr
+    type: Type
+    loc: Loc = _loc
+
+
+@dataclass(frozen=True)
+class Not(Expr):
+    arg: Expr
+    type: Type
+    loc: Loc = _loc
+
+
+@dataclass(frozen=True)
+class And(Expr):
+    args: tuple[Expr, ...]
+    type: Type
+    loc: Loc = _loc
+
+
+@dataclass(frozen=True)
+class Or(Expr):
+    args: tuple[Expr, ...]
+    type: Type
+    loc: Loc = _loc
+
+
+@dataclass(frozen=True)
+class Implies(Expr):
+    left: Expr
+    right: Expr
+    type: Type
+    loc: Loc = _loc
+
+
+@dataclass(frozen=True)
+class Arith(Expr):
+    op: str  # + - * // %   (// and % round toward minus infinity, as in Python)
+    left: Expr
+    right: Expr
+    type: Type
+    loc: Loc = _loc
+
+
+@dataclass(frozen=True)
+class Neg(Expr):
+    arg: Expr
+    type: Type
+    loc: Loc = _loc
+
+
+@dataclass(frozen=True)
+class Abs(Expr):
+    arg: Expr
+    type: Type
+    loc: Loc = _loc
+
+
+@dataclass(frozen=True)
+class MinMax(Expr):
+    op: str  # min | max
+    args: tuple[Expr, ...]
+    type: Type
+    loc: Loc = _loc
+
+
+@dataclass(frozen=True)
+class Ite(Expr):
+    cond: Expr
+    then: Expr
+    orelse: Expr
+    type: Type
+    loc: Loc = _loc
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One `for var in source if cond ...` clause of a generator."""
+
+    var: str
+    source: Expr  # a set-typed expression
+    conds: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Agg(Expr):
+    """all / any / count / sum / min / max / set over a generator on finite domains.
+    `default` is the value of min/max when no element passes."""
+
+    op: str
+    elt: Expr
+    clauses: tuple[Clause, ...]
+    type: Type
+    default: Expr | None = None
+    loc: Loc = _loc
+
+
+@dataclass(frozen=True)
+class The(Expr):
+    """Definite description: the single element the generator yields; undefined unless exactly one."""
+
+    elt: Expr
+    clauses: tuple[Clause, ...]
+    type: Type
+    loc: Loc = _loc
+
+
+@dataclass(frozen=True)
+class Member(Expr):
+    elem: Expr
+    set: Expr
+    type: Type
+    loc: Loc = _loc
+
+
+@dataclass(frozen=True)
+class SetLit(Expr):
+    items: tuple[Expr, ...]
+    type: Type
+    loc: Loc = _loc
+
+
+@dataclass(frozen=True)
+class SetOp(Expr):
+    op: str  # | & -
+    left: Expr
+    right: Expr
+    type: Type
+    loc: Loc = _loc
+
+
+@dataclass(frozen=True)
+class Len(Expr):
+    arg: Expr
+    type: Type
+    loc: Loc = _loc
+
+
+@dataclass(frozen=True)
+class Call(Expr):
+    """A call of a `define`d function (or the chosen alternative of a reading)."""
+
+    name: str
+    args: tuple[Expr, ...]
+    type: Type
+    loc: Loc = _loc
+
+
+@dataclass(frozen=True)
+class Builtin(Expr):
+    """A built-in with one Python implementation and one Z3 encoding (`zoospec/builtins`)."""
+
+    name: str
+    args: tuple[Expr, ...]
+    type: Type
+    options: tuple[tuple[str, object], ...] = ()
+    loc: Loc = _loc
+
+
+# statements (action effects)
+
+@dataclass(frozen=True)
+class Stmt:
+    pass
+
+
+@dataclass(frozen=True)
+class Assign(Stmt):
+    """`var[k1][k2].f = value`: path steps are ("index", Expr) or ("field", name)."""
+
+    var: str
+    path: tuple[tuple[str, object], ...]
+    value: Expr
+    loc: Loc = _loc
+
+
+@dataclass(frozen=True)
+class For(Stmt):
+    clause: Clause
+    body: tuple[Stmt, ...]
+    loc: Loc = _loc
+
+
+@dataclass(frozen=True)
+class If(Stmt):
+    cond: Expr
+    body: tuple[Stmt, ...]
+    orelse: tuple[Stmt, ...]
+    loc: Loc = _loc
+
+
+EXPR_OPS = (Lit, StateVar, Local, Field, Index, Compare, Not, And, Or, Implies, Arith, Neg, Abs, MinMax,
+            Ite, Agg, The, Member, SetLit, SetOp, Len, Call, Builtin)
+STMT_OPS = (Assign, For, If)
+
+
+def children(e: Expr) -> list[Expr]:
+    """Direct sub-expressions, for generic walks (dependency analysis, op coverage)."""
+    out: list[Expr] = []
+    for name in getattr(e, "__dataclass_fields__", {}):
+        v = getattr(e, name)
+        if isinstance(v, Expr):
+            out.append(v)
+        elif isinstance(v, tuple):
+            for x in v:
+                if isinstance(x, Expr):
+                    out.append(x)
+                elif isinstance(x, Clause):
+                    out.append(x.source)
+                    out.extend(x.conds)
+    return out
+
+
+def walk(e: Expr):
+    stack = [e]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(children(n))

@@ -1,0 +1,235 @@
+"""Concrete states: JSON ↔ Python values, validation, and the JSON Schema of a spec's state.
+
+JSON form: bools, ints, atoms as strings (a range's atom as a number), sets as sorted lists, maps
+as objects keyed by atom, records as objects. The Python form is the same with sets as
+frozensets and map keys as atoms (ints for ranges)."""
+from __future__ import annotations
+
+import z3
+
+from .backends.zvalues import ZMap, ZRec, ZSet
+from .errors import StateError
+from .order import ordered
+from .types import AtomT, BoolT, IntT, MapT, RecordT, SetT, Type
+
+
+def from_json(value, t: Type, domains, where: str = "state"):
+    if isinstance(t, BoolT):
+        if not isinstance(value, bool):
+            raise StateError(f"{where}: expected true or false, got {value!r}")
+        return value
+    if isinstance(t, IntT):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise StateError(f"{where}: expected an integer, got {value!r}")
+        if t.bounded and not t.lo <= value <= t.hi:
+            raise StateError(f"{where}: {value} is outside {t.lo}..{t.hi}")
+        return value
+    if isinstance(t, AtomT):
+        d = domains[t.domain]
+        try:
+            return d.from_json(value)
+        except KeyError:
+            raise StateError(f"{where}: {value!r} is not a value of {d.name}") from None
+    if isinstance(t, SetT):
+        if not isinstance(value, (list, tuple, set, frozenset)):
+            raise StateError(f"{where}: expected a list (a set), got {value!r}")
+        return frozenset(from_json(v, t.elem, domains, f"{where}[]") for v in value)
+    if isinstance(t, MapT):
+        d = domains[t.key]
+        if not isinstance(value, dict):
+            raise StateError(f"{where}: expected an object keyed by {d.name}, got {value!r}")
+        out = {}
+        for k, v in value.items():
+            try:
+                atom = d.from_json(k)
+            except KeyError:
+                raise StateError(f"{where}: key {k!r} is not a value of {d.name}") from None
+            out[atom] = from_json(v, t.value, domains, f"{where}[{k}]")
+        missing = [a for a in d.atoms if a not in out]
+        if missing:
+            raise StateError(f"{where}: missing key(s) {', '.join(map(str, missing[:5]))}")
+        return out
+    if isinstance(t, RecordT):
+        if not isinstance(value, dict):
+            raise StateError(f"{where}: expected an object with fields {', '.join(n for n, _ in t.fields)}")
+        extra = set(value) - {n for n, _ in t.fields}
+        if extra:
+            raise StateError(f"{where}: unknown field(s) {', '.join(sorted(extra))}")
+        out = {}
+        for n, ft in t.fields:
+            if n not in value:
+                raise StateError(f"{where}: missing field {n}")
+            out[n] = from_json(value[n], ft, domains, f"{where}.{n}")
+        return out
+    raise StateError(f"{where}: type {t} cannot be part of a state")
+
+
+def to_json(value, t: Type, domains):
+    if isinstance(t, (BoolT, IntT, AtomT)):
+        return value
+    if isinstance(t, SetT):
+        return [to_json(v, t.elem, domains) for v in ordered(value, t.elem, domains)]
+    if isinstance(t, MapT):
+        d = domains[t.key]
+        return {d.json_key(a): to_json(value[a], t.value, domains) for a in d.atoms}
+    if isinstance(t, RecordT):
+        return {n: to_json(value[n], ft, domains) for n, ft in t.fields}
+    raise StateError(f"type {t} cannot be part of a state")
+
+
+def json_schema(t: Type, domains) -> dict:
+    if isinstance(t, BoolT):
+        return {"type": "boolean"}
+    if isinstance(t, IntT):
+        s = {"type": "integer"}
+        if t.bounded:
+            s.update(minimum=t.lo, maximum=t.hi)
+        return s
+    if isinstance(t, AtomT):
+        return {"enum": list(domains[t.domain].atoms)}
+    if isinstance(t, SetT):
+        return {"type": "array", "items": json_schema(t.elem, domains), "uniqueItems": True}
+    if isinstance(t, MapT):
+        d = domains[t.key]
+        keys = [d.json_key(a) for a in d.atoms]
+        return {"type": "object", "properties": {k: json_schema(t.value, domains) for k in keys},
+                "required": keys, "additionalProperties": False}
+    if isinstance(t, RecordT):
+        return {"type": "object", "properties": {n: json_schema(ft, domains) for n, ft in t.fields},
+                "required": [n for n, _ in t.fields], "additionalProperties": False}
+    raise StateError(f"type {t} cannot be part of a state")
+
+
+def state_type_ok(t: Type) -> bool:
+    """State variables must be finite: bounded ints, atoms, bools, and sets/maps/records of them."""
+    if isinstance(t, IntT):
+        return t.bounded
+    if isinstance(t, (BoolT, AtomT)):
+        return True
+    if isinstance(t, SetT):
+        return isinstance(t.elem, AtomT) or (isinstance(t.elem, IntT) and t.elem.bounded)
+    if isinstance(t, MapT):
+        return state_type_ok(t.value)
+    if isinstance(t, RecordT):
+        return all(state_type_ok(ft) for _, ft in t.fields)
+    return False
+
+
+def check_range(value, t: Type, domains) -> str | None:
+    """Why a Python value does not fit t (a written value out of bounds), or None."""
+    if isinstance(t, IntT) and t.bounded:
+        return None if t.lo <= value <= t.hi else f"{value} is outside {t.lo}..{t.hi}"
+    if isinstance(t, SetT) and isinstance(t.elem, IntT) and t.elem.bounded:
+        bad = [v for v in value if not t.elem.lo <= v <= t.elem.hi]
+        return f"{bad[0]} is outside {t.elem.lo}..{t.elem.hi}" if bad else None
+    if isinstance(t, MapT):
+        for v in value.values():
+            r = check_range(v, t.value, domains)
+            if r:
+                return r
+    if isinstance(t, RecordT):
+        for n, ft in t.fields:
+            r = check_range(value[n], ft, domains)
+            if r:
+                return r
+    return None
+
+
+class SymState:
+    """A symbolic state: one Z3 variable per leaf (map entries and record fields flattened)."""
+
+    def __init__(self, types: dict[str, Type], domains, prefix: str = ""):
+        self.types, self.domains, self.prefix = types, domains, prefix
+        self.constraints: list = []
+        self.leaves: list[tuple[z3.ExprRef, Type]] = []
+        self.vars = {n: self._make(f"{prefix}{n}", t) for n, t in types.items()}
+
+    def _make(self, name, t):
+        if isinstance(t, BoolT):
+            v = z3.Bool(name)
+            self.leaves.append((v, t))
+            return v
+        if isinstance(t, (IntT, AtomT)):
+            v = z3.Int(name)
+            lo, hi = (t.lo, t.hi) if isinstance(t, IntT) else (0, len(self.domains[t.domain]) - 1)
+            self.constraints.append(z3.And(v >= lo, v <= hi))
+            self.leaves.append((v, t))
+            return v
+        if isinstance(t, SetT):
+            d = self.domains.of_type(t.elem)
+            bits = {}
+            for k in d.codes():
+                bits[k] = z3.Bool(f"{name}{{{d.atom(k)}}}")
+                self.leaves.append((bits[k], t))
+            return ZSet(list(d.codes()), bits)
+        if isinstance(t, MapT):
+            d = self.domains[t.key]
+            return ZMap(list(d.codes()), {k: self._make(f"{name}[{d.atom(k)}]", t.value) for k in d.codes()})
+        if isinstance(t, RecordT):
+            return ZRec({n: self._make(f"{name}.{n}", ft) for n, ft in t.fields})
+        raise StateError(f"type {t} cannot be part of a state")
+
+    def __getitem__(self, name):
+        return self.vars[name]
+
+    def decode(self, model: z3.ModelRef) -> dict:
+        """The concrete Python state a model assigns (unassigned leaves take their smallest value)."""
+        return {n: self._decode(self.vars[n], t, model) for n, t in self.types.items()}
+
+    def _decode(self, v, t, model):
+        if isinstance(t, BoolT):
+            return z3.is_true(model.eval(v, model_completion=True))
+        if isinstance(t, IntT):
+            return model.eval(v, model_completion=True).as_long()
+        if isinstance(t, AtomT):
+            return self.domains[t.domain].atom(model.eval(v, model_completion=True).as_long())
+        if isinstance(t, SetT):
+            d = self.domains.of_type(t.elem)
+            return frozenset(d.atom(k) for k, b in v.bits.items() if z3.is_true(model.eval(b, model_completion=True)))
+        if isinstance(t, MapT):
+            d = self.domains[t.key]
+            return {d.atom(k): self._decode(v.entries[k], t.value, model) for k in d.codes()}
+        if isinstance(t, RecordT):
+            return {n: self._decode(v.fields[n], ft, model) for n, ft in t.fields}
+        raise StateError(f"type {t} cannot be part of a state")
+
+    def bind(self, state: dict) -> list[tuple]:
+        """Substitution pairs (variable, constant) fixing this symbolic state to a concrete one."""
+        pairs: list[tuple] = []
+        for n, t in self.types.items():
+            self._bind(self.vars[n], t, state[n], pairs)
+        return pairs
+
+    def _bind(self, v, t, value, pairs):
+        if isinstance(t, BoolT):
+            pairs.append((v, z3.BoolVal(value)))
+        elif isinstance(t, IntT):
+            pairs.append((v, z3.IntVal(value)))
+        elif isinstance(t, AtomT):
+            pairs.append((v, z3.IntVal(self.domains[t.domain].code(value))))
+        elif isinstance(t, SetT):
+            d = self.domains.of_type(t.elem)
+            for k, b in v.bits.items():
+                pairs.append((b, z3.BoolVal(d.atom(k) in value)))
+        elif isinstance(t, MapT):
+            d = self.domains[t.key]
+            for k in d.codes():
+                self._bind(v.entries[k], t.value, value[d.atom(k)], pairs)
+        elif isinstance(t, RecordT):
+            for n, ft in t.fields:
+                self._bind(v.fields[n], ft, value[n], pairs)
+
+    def equal(self, other: "SymState | dict") -> z3.BoolRef:
+        """This state equals another symbolic state (or a dict of back-end values), leaf by leaf."""
+        others = other.vars if isinstance(other, SymState) else other
+        return z3.And([_leaf_eq(self.vars[n], others[n]) for n in self.types] or [z3.BoolVal(True)])
+
+
+def _leaf_eq(a, b):
+    if isinstance(a, ZSet):
+        return z3.And([a.bits[k] == b.bits.get(k, z3.BoolVal(False)) for k in a.codes] or [z3.BoolVal(True)])
+    if isinstance(a, ZMap):
+        return z3.And([_leaf_eq(a.entries[k], b.entries[k]) for k in a.codes] or [z3.BoolVal(True)])
+    if isinstance(a, ZRec):
+        return z3.And([_leaf_eq(a.fields[n], b.fields[n]) for n in a.fields] or [z3.BoolVal(True)])
+    return a == b
