@@ -19,10 +19,7 @@ from ..errors import Loc
 from ..order import ordered
 from ..types import AtomT, BoolT, IntT, MapT, RecordT, SetT, ShapeT, Type, scalar
 from . import MissingHandler
-from .zvalues import Choice, ZMap, ZRec, ZSet, is_term, ite, lift, select
-
-TRUE = z3.BoolVal(True)
-FALSE = z3.BoolVal(False)
+from .zvalues import FALSE, TRUE, Choice, ZMap, ZRec, ZSet, is_term, ite, lift, select
 
 
 class Unsupported(Exception):
@@ -49,20 +46,21 @@ class ZCtx:
         self.sides: list[z3.BoolRef] = []
         self.prefix = prefix
         self._n = 0
+        self.memo: dict = {}
 
     @contextlib.contextmanager
     def under(self, cond):
         old = self.guard
-        self.guard = cond if z3.is_true(old) else (old if z3.is_true(cond) else z3.And(old, cond))
+        self.guard = cond if old is TRUE else (old if cond is TRUE else z3.And(old, cond))
         try:
             yield
         finally:
             self.guard = old
 
     def oblige(self, cond, reason: str, loc: Loc):
-        if z3.is_true(cond):
+        if cond is TRUE:
             return
-        self.obligations.append(Obligation(z3.Implies(self.guard, cond) if not z3.is_true(self.guard) else cond, reason, loc))
+        self.obligations.append(Obligation(cond if self.guard is TRUE else z3.Implies(self.guard, cond), reason, loc))
 
     def side(self, cond):
         self.sides.append(cond)
@@ -109,7 +107,7 @@ def scalar_codes(t: Type, domains) -> list[int] | None:
 def zconst(value, t: Type, domains):
     """A concrete Python value of type t as a Z3 back-end value."""
     if isinstance(t, BoolT):
-        return z3.BoolVal(bool(value))
+        return TRUE if value else FALSE
     if isinstance(t, IntT):
         return z3.IntVal(value)
     if isinstance(t, AtomT):
@@ -118,10 +116,9 @@ def zconst(value, t: Type, domains):
         if not scalar(t.elem):
             return value
         codes = scalar_codes(t.elem, domains)
-        present = {_code(x, t.elem, domains) for x in value}
-        if codes is None:
-            codes = sorted(present)
-        return ZSet(codes, {k: z3.BoolVal(k in present) for k in codes})
+        present = sorted({_code(x, t.elem, domains) for x in value})
+        # sparse: absent codes are implicitly false (every reader uses bits.get(k, FALSE))
+        return ZSet(codes if codes is not None else present, {k: TRUE for k in present})
     if isinstance(t, MapT):
         d = domains[t.key]
         return ZMap(list(d.codes()), {d.code(a): zconst(v, t.value, domains) for a, v in value.items()})
@@ -298,7 +295,7 @@ class ZCompiler:
     def elements(self, src, t: Type):
         """(guard, value) for each element a set value may hold, in the shared iteration order."""
         if isinstance(src, ZSet):
-            return [(b, self._elem(k, t)) for k, b in sorted(src.bits.items()) if not z3.is_false(b)]
+            return [(b, self._elem(k, t)) for k, b in sorted(src.bits.items()) if b is not FALSE]
         if isinstance(src, Choice):
             guards: dict = {}
             for cond, s in src.options:
@@ -321,13 +318,13 @@ class ZCompiler:
                 with ctx.under(g):
                     src = self.c(cl.source, en, ctx, st)
                 for bit, val in self.elements(src, cl.source.type.elem):
-                    g2 = bit if z3.is_true(g) else (g if z3.is_true(bit) else z3.And(g, bit))
+                    g2 = bit if g is TRUE else (g if bit is TRUE else z3.And(g, bit))
                     en2 = {**en, cl.var: val}
                     for cond in cl.conds:
                         with ctx.under(g2):
                             cv = self.c(cond, en2, ctx, st)
-                        g2 = cv if z3.is_true(g2) else z3.And(g2, cv)
-                    if not z3.is_false(g2):
+                        g2 = cv if g2 is TRUE else z3.And(g2, cv)
+                    if g2 is not FALSE:
                         nxt.append((g2, en2))
             out = nxt
         return out
@@ -339,9 +336,9 @@ class ZCompiler:
                 pairs.append((g, self.c(e.elt, en, ctx, st)))
         op = e.op
         if op == "all":
-            return z3.And([z3.Implies(g, v) for g, v in pairs] or [TRUE])
+            return z3.And([v if g is TRUE else z3.Implies(g, v) for g, v in pairs] or [TRUE])
         if op == "any":
-            return z3.Or([z3.And(g, v) for g, v in pairs] or [FALSE])
+            return z3.Or([v if g is TRUE else z3.And(g, v) for g, v in pairs] or [FALSE])
         if op == "count":
             if isinstance(e.elt.type, BoolT):
                 pairs = [(z3.And(g, v), v) for g, v in pairs]
@@ -412,8 +409,25 @@ class ZCompiler:
     # -- calls
     def z_Call(self, e, env, ctx, st):
         params, body = self.defines[e.name]
+        if not params:
+            return self._constant_call(e.name, body, ctx, st)
         args = {p: self.c(a, env, ctx, st) for p, a in zip(params, e.args)}
         return self.c(body, args, ctx, st)
+
+    def _constant_call(self, name, body, ctx, st):
+        """A define without parameters has one value per state: build it once per context and
+        re-add its obligations under the guard of each use."""
+        key = (name, id(st))
+        hit = ctx.memo.get(key)
+        if hit is None:
+            inner = ZCtx(ctx.prefix)
+            inner._n, inner.sides = ctx._n + 1000, ctx.sides
+            value = self.c(body, {}, inner, st)
+            ctx._n = inner._n
+            hit = ctx.memo[key] = (value, inner.obligations, st)
+        for o in hit[1]:
+            ctx.oblige(o.cond, o.reason, o.loc)
+        return hit[0]
 
     def z_Builtin(self, e, env, ctx, st):
         args = [self.c(a, env, ctx, st) for a in e.args]

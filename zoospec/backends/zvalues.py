@@ -12,6 +12,11 @@ from dataclasses import dataclass
 
 import z3
 
+TRUE = z3.BoolVal(True)
+FALSE = z3.BoolVal(False)
+# Hot paths test `x is TRUE` / `x is FALSE` (identity, cheap) instead of z3.is_true (a C call that
+# dominated compile time); a constant built elsewhere only misses the shortcut, never the meaning.
+
 
 @dataclass
 class ZSet:
@@ -23,10 +28,10 @@ class ZSet:
     def member(self, term) -> z3.BoolRef:
         if z3.is_int_value(term):
             b = self.bits.get(term.as_long())
-            return b if b is not None else z3.BoolVal(False)
+            return b if b is not None else FALSE
         if z3.is_bool(term):  # bool elements use codes 0/1
             return z3.Or(z3.And(term, self.bits.get(1, z3.BoolVal(False))), z3.And(z3.Not(term), self.bits.get(0, z3.BoolVal(False))))
-        return z3.Or([z3.And(term == k, b) for k, b in self.bits.items()] or [z3.BoolVal(False)])
+        return z3.Or([z3.And(term == k, b) if b is not TRUE else term == k for k, b in self.bits.items()] or [FALSE])
 
     def items(self):
         return list(self.bits.items())
@@ -56,30 +61,30 @@ def is_term(v) -> bool:
 
 def ite(cond, a, b):
     """`a if cond else b` for values of the same type."""
-    if z3.is_true(cond):
+    if cond is TRUE:
         return a
-    if z3.is_false(cond):
+    if cond is FALSE:
         return b
     if is_term(a) and is_term(b):
         return z3.If(cond, a, b)
     if isinstance(a, ZSet) and isinstance(b, ZSet):
         codes = sorted(set(a.codes) | set(b.codes))
-        f = z3.BoolVal(False)
-        return ZSet(codes, {k: _bite(cond, a.bits.get(k, f), b.bits.get(k, f)) for k in codes})
+        return ZSet(codes, {k: _bite(cond, a.bits.get(k, FALSE), b.bits.get(k, FALSE)) for k in codes})
     if isinstance(a, ZMap) and isinstance(b, ZMap):
         return ZMap(a.codes, {k: ite(cond, a.entries[k], b.entries[k]) for k in a.codes})
     if isinstance(a, ZRec) and isinstance(b, ZRec):
         return ZRec({n: ite(cond, a.fields[n], b.fields[n]) for n in a.fields})
     opts = []
     for c, v in _options(a):
-        opts.append((z3.And(cond, c), v))
+        opts.append((cond if c is TRUE else z3.And(cond, c), v))
+    neg = z3.Not(cond)
     for c, v in _options(b):
-        opts.append((z3.And(z3.Not(cond), c), v))
+        opts.append((neg if c is TRUE else z3.And(neg, c), v))
     return Choice(opts)
 
 
 def _bite(c, x, y):
-    if x.eq(y):
+    if x is y or x.eq(y):
         return x
     return z3.If(c, x, y)
 
@@ -87,7 +92,7 @@ def _bite(c, x, y):
 def _options(v):
     if isinstance(v, Choice):
         return v.options
-    return [(z3.BoolVal(True), v)]
+    return [(TRUE, v)]
 
 
 def select(pairs: list[tuple[z3.BoolRef, object]], default):

@@ -1,0 +1,24 @@
+"""Hypothesis profiles: a fast default for development, `ci` (HYPOTHESIS_PROFILE=ci) with at least
+100 examples per rule; no deadlines — speed is measured in bench/, not asserted in tests."""
+import os
+from functools import lru_cache
+from pathlib import Path
+
+from hypothesis import HealthCheck, settings
+
+ROOT = Path(__file__).resolve().parent.parent
+
+settings.register_profile("default", max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("ci", max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+GAME_SPECS = sorted((ROOT / "spec").glob("*.yaml"))
+TEST_SPECS = sorted((ROOT / "tests" / "specs").glob("*.yaml"))
+ALL_SPECS = GAME_SPECS + TEST_SPECS
+
+
+@lru_cache(maxsize=None)
+def game(path: str):
+    import zoospec
+
+    return zoospec.load(path)

@@ -1,0 +1,201 @@
+"""Proof that the two back ends agree, one body at a time.
+
+`forward`: on a concrete state and arguments, the Python value (or Undefined) equals the Z3 term
+fixed to the same state — the term must reduce to a constant (or, where a built-in introduced
+auxiliary variables, be the only value the side constraints allow).
+`backward`: Z3 finds states where a bool body holds and where it fails (or proves there are
+none), and Python agrees on each.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import z3
+
+from . import ir
+from .backends.z3 import ZCtx
+from .backends.zvalues import Choice, ZMap, ZRec, ZSet, is_term
+from .errors import InternalError, Undefined
+from .types import AtomT, BoolT, IntT, MapT, RecordT, SetT, Type, scalar
+
+_UNDEF = "undefined"
+
+
+@dataclass
+class Item:
+    """Something with a body to test: a rule, define, claim, action requirement or action effect."""
+
+    label: str
+    params: list[tuple[str, Type]]
+    expr: ir.Expr | None = None
+    action: str | None = None  # for effects: the action id
+
+
+def items(game) -> list[Item]:
+    out = []
+    for r in game.rules.values():
+        if r.body is not None:
+            out.append(Item(f"rule {r.id}", r.params, r.body))
+    for name, (pnames, body) in game.defines.items():
+        sig = game.define_sigs[name]
+        if all(_finite(t, game) for _, t in sig.params):
+            out.append(Item(f"define {name}", sig.params, body))
+    for c in game.claims.values():
+        out.append(Item(f"claim {c.id}", c.params, c.body))
+        if c.given is not None:
+            out.append(Item(f"claim {c.id} given", c.params, c.given))
+    for a in game.actions.values():
+        for i, (rid, e) in enumerate(a.requires):
+            out.append(Item(f"action {a.id} require {rid or i}", a.params, e))
+        out.append(Item(f"action {a.id} effect", a.params, None, a.id))
+    return out
+
+
+def _finite(t, game):
+    if isinstance(t, IntT):
+        return t.bounded
+    if isinstance(t, (BoolT, AtomT)):
+        return True
+    if isinstance(t, SetT):
+        return game.domains.of_type(t.elem) is not None
+    if isinstance(t, MapT):
+        return _finite(t.value, game)
+    if isinstance(t, RecordT):
+        return all(_finite(ft, game) for _, ft in t.fields)
+    return False
+
+
+class Compiled:
+    """An item's Z3 side, built once on a symbolic state and symbolic arguments."""
+
+    def __init__(self, game, item: Item):
+        self.game, self.item = game, item
+        self.sym = game.sym_state("pre.")
+        self.args, self.arg_constraints, self.arg_sym = game.sym_args(item.params, "arg.")
+        self.ctx = ZCtx()
+        if item.action is None:
+            self.value = game.z3_eval(item.expr, self.sym, self.ctx, self.args)
+            self.type = item.expr.type
+        else:
+            self.value = game.z3_effect(self.sym, item.action, self.args, self.ctx)
+            self.type = None
+        self.defined = self.ctx.defined()
+
+    def binding(self, state, args):
+        return self.sym.bind(state) + self.arg_sym.bind(args)
+
+    def python(self, state, args):
+        g = self.game
+        try:
+            if self.item.action is None:
+                return g.eval(self.item.expr, state, args)
+            return g.run_effect(g.action(self.item.action).effect, state, args)
+        except Undefined:
+            return _UNDEF
+
+    def z3_on(self, state, args):
+        """The Z3 side's value on a concrete state and arguments, as a Python value."""
+        binding = self.binding(state, args)
+        if not self.ctx.sides:
+            def ev(t):
+                v = z3.simplify(z3.substitute(t, *binding)) if binding else z3.simplify(t)
+                if not (z3.is_true(v) or z3.is_false(v) or z3.is_int_value(v)):
+                    raise InternalError(f"{self.item.label}: Z3 term does not reduce to a constant on a concrete state: {v}")
+                return v
+        else:
+            s = z3.Solver()
+            s.add(self.ctx.sides)
+            s.add([a == b for a, b in binding])
+            if s.check() != z3.sat:
+                raise InternalError(f"{self.item.label}: side constraints have no solution on a concrete state")
+            m = s.model()
+
+            def ev(t):
+                v = m.eval(t, model_completion=True)
+                s.push()
+                s.add(t != v)
+                unique = s.check() == z3.unsat
+                s.pop()
+                if not unique:
+                    raise InternalError(f"{self.item.label}: auxiliary variables leave the value open on a concrete state")
+                return v
+        if not z3.is_true(ev(self.defined)):
+            return _UNDEF
+        if self.type is None:
+            return {n: decode(self.value[n], t, ev, self.game.domains) for n, t in self.game.state_types.items()}
+        return decode(self.value, self.type, ev, self.game.domains)
+
+
+def decode(v, t: Type, ev, domains):
+    """A Z3 back-end value as a Python value, reading terms through ev (term → Z3 constant)."""
+    if isinstance(v, Choice):
+        for cond, x in v.options:
+            if z3.is_true(ev(cond)):
+                return decode(x, t, ev, domains)
+        raise InternalError("no alternative of a choice holds")
+    if isinstance(t, BoolT):
+        return z3.is_true(ev(v))
+    if isinstance(t, IntT):
+        return ev(v).as_long()
+    if isinstance(t, AtomT):
+        return domains[t.domain].atom(ev(v).as_long())
+    if isinstance(t, SetT):
+        if isinstance(v, ZSet):
+            d = domains.of_type(t.elem)
+            conv = (lambda k: bool(k)) if isinstance(t.elem, BoolT) else (d.atom if d is not None else (lambda k: k))
+            return frozenset(conv(k) for k, b in v.bits.items() if z3.is_true(ev(b)))
+        return frozenset(decode_elem(x, t.elem, ev, domains) for x in v)
+    if isinstance(t, MapT):
+        d = domains[t.key]
+        return {d.atom(k): decode(x, t.value, ev, domains) for k, x in v.entries.items()}
+    if isinstance(t, RecordT):
+        return {n: decode(v.fields[n], ft, ev, domains) for n, ft in t.fields}
+    return v
+
+
+def decode_elem(x, t, ev, domains):
+    if is_term(x) or isinstance(x, (ZSet, ZMap, ZRec, Choice)):
+        return decode(x, t, ev, domains)
+    return x
+
+
+def forward(compiled: Compiled, state, args) -> tuple:
+    """(python value, z3 value) on one concrete state; equal when the back ends agree."""
+    return compiled.python(state, args), compiled.z3_on(state, args)
+
+
+def backward(compiled: Compiled, timeout_ms: int = 20000) -> list[tuple[str, object, object]]:
+    """Ask Z3 for witnesses and replay each in Python. Returns (what, python, z3) per witness;
+    'what' says which question found it; z3 None means Z3 proved there is no such state."""
+    out = []
+    base = [compiled.defined] + compiled.sym.constraints + compiled.arg_constraints + compiled.ctx.sides
+    t = compiled.type
+    questions = []
+    if isinstance(t, BoolT):
+        questions = [("holds", compiled.value), ("fails", z3.Not(compiled.value))]
+    elif t is not None and scalar(t):
+        questions = [("any", z3.BoolVal(True))]
+    elif t is None:
+        questions = [("effect", z3.BoolVal(True))]
+    else:
+        questions = [("any", z3.BoolVal(True))]
+    questions.append(("undefined", z3.Not(compiled.defined)))
+    for what, q in questions:
+        s = z3.Solver()
+        s.set("timeout", timeout_ms)
+        if what == "undefined":
+            s.add(compiled.sym.constraints + compiled.arg_constraints + compiled.ctx.sides + [q])
+        else:
+            s.add(base + [q])
+        r = s.check()
+        if r == z3.unknown:
+            out.append((what, "unknown", None))
+            continue
+        if r == z3.unsat:
+            out.append((what, "none", None))
+            continue
+        m = s.model()
+        state = compiled.sym.decode(m)
+        args = compiled.arg_sym.decode(m)
+        out.append((what, compiled.python(state, args), compiled.z3_on(state, args)))
+    return out

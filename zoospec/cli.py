@@ -1,0 +1,81 @@
+"""The `zoospec` command. Human output by default, `--json` for machines; exit 0 ok, 1 a finding
+(e.g. a failed check), 2 bad input (a spec with problems, a bad argument)."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .errors import SpecError
+from .game import load
+
+
+def _spec_files(paths: list[str]) -> list[Path]:
+    out = []
+    for p in paths:
+        path = Path(p)
+        if path.is_dir():
+            out.extend(sorted(x for x in path.glob("*.yaml")))
+        else:
+            out.append(path)
+    return out
+
+
+def cmd_validate(args) -> int:
+    files = _spec_files(args.paths)
+    if not files:
+        print(f"zoospec: no .yaml spec files in {' '.join(args.paths)}", file=sys.stderr)
+        return 2
+    results, status = [], 0
+    for f in files:
+        try:
+            g = load(f)
+        except SpecError as e:
+            status = 2
+            results.append({"file": str(f), "ok": False, "problems": [
+                {"file": p.loc.file, "line": p.loc.line, "col": p.loc.col, "rule": p.loc.rule, "message": p.message} for p in e.problems]})
+            if not args.json:
+                for p in e.problems:
+                    print(str(p))
+            continue
+        results.append({"file": str(f), "ok": True, "game": g.id, "rules": len(g.rules), "actions": len(g.actions),
+                        "readings": len(g.readings), "claims": len(g.claims)})
+        if not args.json:
+            print(f"{f}: ok — {g.title}: {g.summary()}")
+    if args.json:
+        print(json.dumps({"files": results}, indent=2))
+    return status
+
+
+def cmd_state_schema(args) -> int:
+    try:
+        g = load(args.spec)
+    except SpecError as e:
+        print(str(e), file=sys.stderr)
+        return 2
+    print(json.dumps(g.state_schema(), indent=2))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="zoospec", description="Executable, machine-checked rules for zoo board games.")
+    sub = ap.add_subparsers(dest="cmd")
+    v = sub.add_parser("validate", help="check game spec files (schema, names, types) and summarise each")
+    v.add_argument("paths", nargs="+", help="spec files or folders of them")
+    v.add_argument("--json", action="store_true", help="machine-readable output")
+    v.set_defaults(fn=cmd_validate)
+    s = sub.add_parser("state-schema", help="print the JSON Schema of a spec's state")
+    s.add_argument("spec")
+    s.set_defaults(fn=cmd_state_schema)
+    args = ap.parse_args(argv)
+    if not getattr(args, "fn", None):
+        args = ap.parse_args(["validate", "spec/"] if argv is None and Path("spec").is_dir() else ["--help"])
+    try:
+        return args.fn(args)
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
