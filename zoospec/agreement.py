@@ -88,7 +88,7 @@ class Compiled:
         g = self.game
         try:
             if self.item.action is None:
-                return g.eval(self.item.expr, state, args)
+                return g.evaluate(self.item.expr, state, args)
             return g.run_effect(g.action(self.item.action).effect, state, args)
         except Undefined:
             return _UNDEF

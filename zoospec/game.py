@@ -51,7 +51,7 @@ class Rule:
 
     def holds(self, state: dict, **args) -> bool:
         """The rule's value on a concrete state (bool for legality rules, int for scoring)."""
-        return self.game.eval(self.body, state, self.game._args(self.params, args, self.id))
+        return self.game.evaluate(self.body, state, self.game._args(self.params, args, self.id))
 
     value = holds
 
@@ -139,7 +139,7 @@ class Game:
             f = self._fn_cache[id(e)] = (py.compile(e), e)
         return f[0]
 
-    def eval(self, e: ir.Expr, state: dict, env: dict | None = None):
+    def evaluate(self, e: ir.Expr, state: dict, env: dict | None = None):
         return self.fn(e)(state, dict(env or {}))
 
     def z3_eval(self, e: ir.Expr, sym, ctx: ZCtx, env: dict | None = None):
@@ -217,7 +217,7 @@ class Game:
     def legal(self, state: dict, action: str, args: dict) -> bool:
         a = self.action(action)
         env = self._args(a.params, args, a.id)
-        return all(self.eval(req, state, env) for _, req in a.requires)
+        return all(self.evaluate(req, state, env) for _, req in a.requires)
 
     def apply(self, state: dict, action: str, args: dict) -> dict:
         """The state after the action's effect (legality is not checked: see `legal`)."""

@@ -106,6 +106,8 @@ def _check_depth(text: str, file: str) -> None:
         m = e.problem_mark or e.context_mark
         line, col = (m.line + 1, m.column + 1) if m else (1, 1)
         raise SpecError([Problem(Loc(file, line, col), f"YAML syntax error: {e.problem or e.context}")]) from None
+    except yaml.YAMLError as e:
+        raise SpecError([Problem(Loc(file, 1, 1), f"YAML error: {str(e).splitlines()[0][:200]}")]) from None
 
 
 _constructor = yaml.SafeLoader("")
