@@ -1,0 +1,49 @@
+"""The command line: validate's one line per file, its exit codes, and --json."""
+import json
+import subprocess
+import sys
+
+from conftest import ROOT
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "zoospec.cli", *args], cwd=ROOT, capture_output=True, text=True, timeout=120)
+
+
+def test_validate_bundled_specs():
+    r = run("validate", "spec/")
+    assert r.returncode == 0, r.stdout + r.stderr
+    lines = r.stdout.strip().splitlines()
+    assert len(lines) == len(list((ROOT / "spec").glob("*.yaml")))
+    assert all(": ok — " in line and " rules, " in line and " claims" in line for line in lines)
+
+
+def test_validate_bad_spec_reports_location_and_exit_2():
+    r = run("validate", "spec/bad/unknown-name.yaml")
+    assert r.returncode == 2
+    assert r.stdout.strip() == "spec/bad/unknown-name.yaml:10:76: rule bad.r: unknown name 'ocupied' (did you mean 'occupied'?)"
+    assert "Traceback" not in r.stderr
+
+
+def test_validate_json():
+    r = run("validate", "--json", "spec/bad/type-error.yaml", "tests/specs/ops.yaml")
+    assert r.returncode == 2
+    data = json.loads(r.stdout)
+    bad, good = data["files"]
+    assert not bad["ok"] and bad["problems"][0]["rule"] == "bad.r" and bad["problems"][0]["line"] == 10
+    assert good["ok"] and good["rules"] == 16 and good["readings"] == 1
+
+
+def test_state_schema_validates_a_state():
+    import jsonschema
+
+    r = run("state-schema", "spec/new-york-zoo.yaml")
+    assert r.returncode == 0
+    schema = json.loads(r.stdout)
+    jsonschema.validate({"seat": "p2s1", "occupied": ["0,13"]}, schema)
+    try:
+        jsonschema.validate({"seat": "p9s9", "occupied": []}, schema)
+    except jsonschema.ValidationError:
+        pass
+    else:
+        raise AssertionError("an unknown board must not validate")
