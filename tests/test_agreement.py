@@ -43,3 +43,36 @@ def test_backward(path, label):
         assert py != "unknown", f"{label}: Z3 gave no answer for '{what}' in time"
         if zv is not None:
             assert py == zv, f"{label} ({what}): Python {py!r} but Z3 {zv!r} on Z3's own witness"
+
+
+ACTIONS = [(str(p), a) for p in ALL_SPECS for a in game(str(p)).actions]
+
+
+@pytest.mark.parametrize("path,action", ACTIONS, ids=[f"{p.rsplit('/', 1)[-1]}::{a}" for p, a in ACTIONS])
+def test_transition_relation_matches_legal_and_apply(path, action):
+    """Z3 picks a step pre -> post allowed by the action's transition relation; Python must find
+    the action legal on pre and produce post. Then Z3 is asked for an illegal pre, and Python agrees."""
+    import z3
+
+    from zoospec.backends.z3 import ZCtx
+
+    g = game(path)
+    a = g.action(action)
+    pre, post = g.sym_state("pre."), g.sym_state("post.")
+    args, arg_constraints, arg_sym = g.sym_args(a.params, "arg.")
+    ctx = ZCtx()
+    step = g.transition(pre, post, action, args, ctx)
+    s = z3.Solver()
+    s.add(pre.constraints + post.constraints + arg_constraints + ctx.sides + [step])
+    assert s.check() == z3.sat, f"{action} can never be taken"
+    m = s.model()
+    p, q, xs = pre.decode(m), post.decode(m), arg_sym.decode(m)
+    assert g.legal(p, action, xs)
+    assert g.apply(p, action, xs) == q
+    ctx2 = ZCtx()
+    illegal = z3.Not(g.z3_legal(pre, action, args, ctx2))
+    s2 = z3.Solver()
+    s2.add(pre.constraints + arg_constraints + ctx2.sides + [ctx2.defined(), illegal])
+    if s2.check() == z3.sat:
+        m2 = s2.model()
+        assert not g.legal(pre.decode(m2), action, arg_sym.decode(m2))
