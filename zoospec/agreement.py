@@ -16,7 +16,7 @@ from . import ir
 from .backends.z3 import ZCtx
 from .backends.zvalues import Choice, ZMap, ZRec, ZSet, is_term
 from .errors import InternalError, Undefined
-from .types import AtomT, BoolT, IntT, MapT, RecordT, SetT, Type, scalar
+from .types import AtomT, BoolT, IntT, MapT, RecordT, SetT, Type
 
 _UNDEF = "undefined"
 
@@ -170,15 +170,10 @@ def backward(compiled: Compiled, timeout_ms: int = 20000) -> list[tuple[str, obj
     out = []
     base = [compiled.defined] + compiled.sym.constraints + compiled.arg_constraints + compiled.ctx.sides
     t = compiled.type
-    questions = []
     if isinstance(t, BoolT):
         questions = [("holds", compiled.value), ("fails", z3.Not(compiled.value))]
-    elif t is not None and scalar(t):
-        questions = [("any", z3.BoolVal(True))]
-    elif t is None:
-        questions = [("effect", z3.BoolVal(True))]
-    else:
-        questions = [("any", z3.BoolVal(True))]
+    else:  # an int, set, ... value, or an effect: any defined witness
+        questions = [("effect" if t is None else "any", z3.BoolVal(True))]
     questions.append(("undefined", z3.Not(compiled.defined)))
     for what, q in questions:
         s = z3.Solver()

@@ -19,7 +19,7 @@ from .domains import Domains, EnumDomain, GridDomain, RangeDomain
 from .errors import Loc, Problem, SpecError, StateError, Undefined
 from .schema import validate
 from .state import SymState, check_range, from_json, json_schema, state_type_ok, to_json
-from .types import BOOL, INT, AtomT, BoolT, IntT, MapT, RecordT, SetT, ShapeT, Type, TypeSyntaxError, parse_type, scalar
+from .types import BOOL, INT, AtomT, BoolT, IntT, MapT, RecordT, SetT, ShapeT, Type, TypeSyntaxError, parse_type
 from .yamlload import Document, load_file, load_text
 
 RULE_ID = re.compile(r"^[a-z0-9][a-z0-9_-]*(\.[a-z0-9][a-z0-9_-]*)+$")
@@ -162,7 +162,7 @@ class Game:
         for n, t in params:
             if n not in args:
                 raise StateError(f"{who}: missing argument {n}")
-            out[n] = from_json(args[n], t, self.domains, f"{who}({n})") if not isinstance(t, SetT) else args[n]
+            out[n] = from_json(args[n], t, self.domains, f"{who}({n})")  # parameters are scalars
         return out
 
     def _zargs(self, params, args: dict) -> dict:

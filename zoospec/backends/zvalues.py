@@ -112,4 +112,4 @@ def lift(fn, *args):
     for combo in itertools.product(*alts):
         cond = z3.And([c for c, _ in combo])
         pairs.append((cond, fn(*[v for _, v in combo])))
-    return select(pairs[:-1], pairs[-1][1]) if len(pairs) > 1 else pairs[0][1]
+    return select(pairs[:-1], pairs[-1][1])

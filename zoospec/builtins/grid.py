@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import z3
 
-from ..types import BOOL, INT, AtomT, IntT
+from ..types import BOOL, AtomT, IntT
 from . import BuiltinDef, BuiltinError, grid_of, register
 
 
