@@ -74,8 +74,8 @@ class GridDomain(Domain):
 
 
 class RangeDomain(Domain):
-    def __init__(self, lo: int, hi: int):
-        self.name = f"int[{lo}..{hi}]"
+    def __init__(self, lo: int, hi: int, name: str | None = None):
+        self.name = name or f"int[{lo}..{hi}]"
         self.lo, self.hi = lo, hi
         self.atoms = list(range(lo, hi + 1))
         super().__init__()

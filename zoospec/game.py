@@ -117,13 +117,13 @@ class Game:
         self.claims: dict[str, Claim] = {}
         self._py = None
         self._z3 = None
+        self._closures: dict[int, tuple] = {}
 
     # ------------------------------------------------------------------ back ends
     @property
     def py(self) -> PyCompiler:
         if self._py is None:
             self._py = PyCompiler(self.domains, self.defines)
-            self._fn_cache = {}
         return self._py
 
     @property
@@ -132,12 +132,15 @@ class Game:
             self._z3 = ZCompiler(self.domains, self.defines)
         return self._z3
 
+    def _compiled(self, node, build):
+        """The Python closure of an IR node, built once (the node is kept alive beside it so its id stays unique)."""
+        hit = self._closures.get(id(node))
+        if hit is None:
+            hit = self._closures[id(node)] = (build(node), node)
+        return hit[0]
+
     def fn(self, e: ir.Expr):
-        py = self.py
-        f = self._fn_cache.get(id(e))
-        if f is None:
-            f = self._fn_cache[id(e)] = (py.compile(e), e)
-        return f[0]
+        return self._compiled(e, self.py.compile)
 
     def evaluate(self, e: ir.Expr, state: dict, env: dict | None = None):
         return self.fn(e)(state, dict(env or {}))
@@ -241,11 +244,7 @@ class Game:
         return out
 
     def _stmt_fn(self, s):
-        f = self._fn_cache.get(id(s)) if self._py is not None else None
-        if f is None:
-            py = self.py
-            f = self._fn_cache[id(s)] = (py.stmt(s), s)
-        return f[0]
+        return self._compiled(s, self.py.stmt)
 
     def z3_legal(self, pre, action: str, args: dict, ctx: ZCtx):
         a = self.action(action)
@@ -437,9 +436,7 @@ class Loader:
                 if lo > hi or hi - lo > 100_000:
                     self.err(p, f"range {lo}..{hi} must be non-empty and at most 100000 values")
                     continue
-                rd = RangeDomain(lo, hi)
-                rd.name = name
-                self.g.domains.add(rd)
+                self.g.domains.add(RangeDomain(lo, hi, name))
             else:
                 grid = d["grid"]
                 if "rows" in grid:
