@@ -3,7 +3,6 @@ sugar (chained comparisons, `>`, `not in`, `m[a, b]`, `range`) into core ops."""
 from __future__ import annotations
 
 import ast
-import difflib
 from dataclasses import dataclass, field
 
 from . import ir
@@ -11,6 +10,7 @@ from .builtins import REGISTRY, BuiltinError
 from .domains import Domains
 from .errors import Loc
 from .parse import ParseError, parse_expr, parse_stmts
+from .suggest import suggest
 from .types import BOOL, INT, AtomT, BoolT, IntT, MapT, RecordT, SetT, ShapeT, Type, compatible, scalar
 
 AGGREGATES = ("all", "any", "count", "sum", "min", "max", "the")
@@ -105,11 +105,6 @@ def _what(t: Type) -> str:
     if isinstance(t, IntT):
         return "an int"
     return f"a value of type {t}"
-
-
-def suggest(name: str, candidates) -> str:
-    close = difflib.get_close_matches(name, list(candidates), n=1)
-    return f" (did you mean '{close[0]}'?)" if close else ""
 
 
 class Builder:

@@ -13,13 +13,13 @@ import z3
 from . import ir
 from .backends.python import PyCompiler
 from .backends.z3 import ZCompiler, ZCtx, apply_writes, zconst
-from .build import LocatedError, LocMap, Scope, Signature, build_expr, build_stmts, suggest
-from .builtins.polyomino import Shape
+from .build import LocatedError, LocMap, Scope, Signature, build_expr, build_stmts
 from .domains import Domains, EnumDomain, GridDomain, RangeDomain
 from .errors import Loc, Problem, SpecError, StateError, Undefined
 from .schema import validate
+from .suggest import suggest
 from .state import SymState, check_range, from_json, json_schema, state_type_ok, to_json
-from .types import BOOL, INT, AtomT, BoolT, IntT, MapT, RecordT, SetT, ShapeT, Type, TypeSyntaxError, parse_type
+from .types import BOOL, INT, AtomT, BoolT, IntT, Type, TypeSyntaxError, parse_type
 from .yamlload import Document, load_file, load_text
 
 RULE_ID = re.compile(r"^[a-z0-9][a-z0-9_-]*(\.[a-z0-9][a-z0-9_-]*)+$")
@@ -464,67 +464,9 @@ class Loader:
             if t is None:
                 continue
             try:
-                self.g.consts[name] = (t, self.const_value(c["value"], t, p + ("value",)))
-            except ValueError as e:
-                self.err(p + ("value",), f"constant {name}: {e}")
-
-    def const_value(self, v, t: Type, path):
-        d = self.g.domains
-        if isinstance(t, BoolT):
-            if not isinstance(v, bool):
-                raise ValueError(f"expected true/false, got {v!r}")
-            return v
-        if isinstance(t, IntT):
-            if not isinstance(v, int) or isinstance(v, bool):
-                raise ValueError(f"expected an integer, got {v!r}")
-            if t.bounded and not t.lo <= v <= t.hi:
-                raise ValueError(f"{v} is outside {t}")
-            return v
-        if isinstance(t, AtomT):
-            try:
-                return d[t.domain].from_json(v)
-            except KeyError:
-                raise ValueError(f"{v!r} is not a value of {t.domain}{suggest(str(v), map(str, d[t.domain].atoms))}") from None
-        if isinstance(t, ShapeT):
-            if not (isinstance(v, list) and v and all(isinstance(r, str) for r in v)):
-                raise ValueError("a shape is a list of row strings, '#' for a cell and '.' for none")
-            return Shape.from_rows(v)
-        if isinstance(t, SetT):
-            if isinstance(v, dict) and set(v) == {"rows"} and isinstance(t.elem, AtomT) and isinstance(d[t.elem.domain], GridDomain):
-                grid = d[t.elem.domain]
-                cells = set()
-                for r, row in enumerate(v["rows"]):
-                    for c, ch in enumerate(str(row)):
-                        if ch == "#":
-                            if (r, c) not in grid.at:
-                                raise ValueError(f"cell ({r},{c}) is not on grid {grid.name}")
-                            cells.add(grid.at[(r, c)])
-                        elif ch != ".":
-                            raise ValueError(f"unexpected {ch!r} in a cell mask (use # and .)")
-                return frozenset(cells)
-            if not isinstance(v, list):
-                raise ValueError("a set is a list of values (or {rows: [...]} for cells of a grid)")
-            return frozenset(self.const_value(x, t.elem, path) for x in v)
-        if isinstance(t, MapT):
-            dom = d[t.key]
-            if not isinstance(v, dict):
-                raise ValueError(f"a map is a mapping keyed by {dom.name}")
-            out = {}
-            for k, x in v.items():
-                try:
-                    atom = dom.from_json(k)
-                except KeyError:
-                    raise ValueError(f"key {k!r} is not a value of {dom.name}") from None
-                out[atom] = self.const_value(x, t.value, path)
-            missing = [a for a in dom.atoms if a not in out]
-            if missing:
-                raise ValueError(f"missing key(s) {', '.join(map(str, missing[:5]))} of {dom.name}")
-            return out
-        if isinstance(t, RecordT):
-            if not isinstance(v, dict) or set(v) != {n for n, _ in t.fields}:
-                raise ValueError(f"a record needs exactly the fields {', '.join(n for n, _ in t.fields)}")
-            return {n: self.const_value(v[n], ft, path) for n, ft in t.fields}
-        raise ValueError(f"type {t} cannot be a constant")
+                self.g.consts[name] = (t, from_json(c["value"], t, self.g.domains, name, constant=True))
+            except StateError as e:
+                self.err(p + ("value",), f"constant {e}")
 
     def state(self, raw):
         for name, s in raw.items():

@@ -10,10 +10,25 @@ import z3
 from .backends.zvalues import ZMap, ZRec, ZSet
 from .errors import StateError
 from .order import ordered
-from .types import AtomT, BoolT, IntT, MapT, RecordT, SetT, Type
+from .builtins.polyomino import Shape
+from .domains import GridDomain
+from .suggest import suggest
+from .types import AtomT, BoolT, IntT, MapT, RecordT, SetT, ShapeT, Type
 
 
-def from_json(value, t: Type, domains, where: str = "state"):
+def from_json(value, t: Type, domains, where: str = "state", constant: bool = False):
+    """The Python value of JSON/YAML data of type t, or StateError saying where it is wrong.
+    With constant=True (component data) two more forms are read: a shape as rows of '#'/'.',
+    and a set of grid cells as {rows: [...]}, a mask over the grid."""
+    if constant and isinstance(t, ShapeT):
+        if not (isinstance(value, list) and value and all(isinstance(r, str) for r in value)):
+            raise StateError(f"{where}: a shape is a list of row strings, '#' for a cell and '.' for none")
+        try:
+            return Shape.from_rows(value)
+        except ValueError as e:
+            raise StateError(f"{where}: {e}") from None
+    if constant and isinstance(t, SetT) and isinstance(value, dict) and set(value) == {"rows"}:
+        return _mask(value["rows"], t, domains, where)
     if isinstance(t, BoolT):
         if not isinstance(value, bool):
             raise StateError(f"{where}: expected true or false, got {value!r}")
@@ -29,11 +44,11 @@ def from_json(value, t: Type, domains, where: str = "state"):
         try:
             return d.from_json(value)
         except KeyError:
-            raise StateError(f"{where}: {value!r} is not a value of {d.name}") from None
+            raise StateError(f"{where}: {value!r} is not a value of {d.name}{suggest(str(value), map(str, d.atoms))}") from None
     if isinstance(t, SetT):
         if not isinstance(value, (list, tuple, set, frozenset)):
             raise StateError(f"{where}: expected a list (a set), got {value!r}")
-        return frozenset(from_json(v, t.elem, domains, f"{where}[]") for v in value)
+        return frozenset(from_json(v, t.elem, domains, f"{where}[]", constant) for v in value)
     if isinstance(t, MapT):
         d = domains[t.key]
         if not isinstance(value, dict):
@@ -44,7 +59,7 @@ def from_json(value, t: Type, domains, where: str = "state"):
                 atom = d.from_json(k)
             except KeyError:
                 raise StateError(f"{where}: key {k!r} is not a value of {d.name}") from None
-            out[atom] = from_json(v, t.value, domains, f"{where}[{k}]")
+            out[atom] = from_json(v, t.value, domains, f"{where}[{k}]", constant)
         missing = [a for a in d.atoms if a not in out]
         if missing:
             raise StateError(f"{where}: missing key(s) {', '.join(map(str, missing[:5]))}")
@@ -59,9 +74,25 @@ def from_json(value, t: Type, domains, where: str = "state"):
         for n, ft in t.fields:
             if n not in value:
                 raise StateError(f"{where}: missing field {n}")
-            out[n] = from_json(value[n], ft, domains, f"{where}.{n}")
+            out[n] = from_json(value[n], ft, domains, f"{where}.{n}", constant)
         return out
     raise StateError(f"{where}: type {t} cannot be part of a state")
+
+
+def _mask(rows, t: SetT, domains, where):
+    grid = domains[t.elem.domain] if isinstance(t.elem, AtomT) else None
+    if not isinstance(grid, GridDomain):
+        raise StateError(f"{where}: a {{rows: [...]}} mask needs a set of grid cells, not {t}")
+    cells = set()
+    for r, row in enumerate(rows):
+        for c, ch in enumerate(str(row)):
+            if ch == "#":
+                if (r, c) not in grid.at:
+                    raise StateError(f"{where}: cell ({r},{c}) is not on grid {grid.name}")
+                cells.add(grid.at[(r, c)])
+            elif ch != ".":
+                raise StateError(f"{where}: unexpected {ch!r} in a cell mask (use # and .)")
+    return frozenset(cells)
 
 
 def to_json(value, t: Type, domains):
