@@ -1,6 +1,7 @@
-"""Known-answer cases (spec/cases/<game>/*.yaml, tests/specs/cases/*.yaml): each names a rule or
-define, a state, arguments and the expected value ("undefined" where the rules give none), and is
-run through both back ends."""
+"""Known-answer cases (spec/cases/<game>/*.yaml, tests/specs/cases/*.yaml): each names a rule,
+define or action, a state, arguments and the expected value ("undefined" where the rules give
+none; for an action, the expected values of the state variables it lists after its effect), and
+is run through both back ends."""
 import pytest
 
 from conftest import ROOT, game
@@ -25,12 +26,16 @@ def test_case(spec, case):
     if "rule" in case:
         r = g.rule(case["rule"])
         item = Item(case["rule"], r.params, r.body)
+    elif "action" in case:
+        item = Item(case["action"], g.action(case["action"]).params, None, case["action"])
     else:
         params = g.define_sigs[case["define"]].params
         item = Item(case["define"], params, g.defines[case["define"]][1])
     c = Compiled(g, item)
     state = g.state_from_json(case["state"])
     py, zv = forward(c, state, case.get("args", {}))
+    if "action" in case and case["expect"] != "undefined":
+        py, zv = ({n: g.state_to_json(v)[n] for n in case["expect"]} for v in (py, zv))
     assert py == case["expect"], f"Python back end: {py!r}"
     assert zv == case["expect"], f"Z3 back end: {zv!r}"
 

@@ -133,19 +133,23 @@ class PyCompiler:
         return lambda st, env: a(st, env) if c(st, env) else b(st, env)
 
     # -- generators
-    def iterate(self, clauses: tuple[ir.Clause, ...]):
-        """A function (st, env, visit) calling visit() once per binding that passes the filters."""
-        compiled = [(c.var, self.compile(c.source), [self.compile(x) for x in c.conds]) for c in clauses]
+    def iterate(self, clauses: tuple[ir.Clause, ...], in_order: bool = False):
+        """A function (st, env, visit) calling visit() once per binding that passes the filters.
+        in_order walks each source in the shared domain order (effects need it; reads do not)."""
+        domains = self.domains
+        compiled = [(c.var, self.compile(c.source), [self.compile(x) for x in c.conds],
+                     c.source.type.elem) for c in clauses]
 
         def run(st, env, visit):
             def rec(i):
                 if i == len(compiled):
                     visit()
                     return
-                var, src, conds = compiled[i]
+                var, src, conds, elem_t = compiled[i]
+                xs = src(st, env)
                 old = env.get(var, _MISSING)
                 try:
-                    for x in src(st, env):
+                    for x in (ordered(xs, elem_t, domains) if in_order else xs):
                         env[var] = x
                         if all(c(st, env) for c in conds):
                             rec(i + 1)
@@ -260,26 +264,15 @@ class PyCompiler:
         return run
 
     def s_For(self, s):
-        src = self.compile(s.clause.source)
-        conds = [self.compile(c) for c in s.clause.conds]
+        run = self.iterate((s.clause,), in_order=True)
         body = [self.stmt(b) for b in s.body]
-        var, elem_t = s.clause.var, s.clause.source.type.elem
-        domains = self.domains
 
-        def run(st, env, writes):
-            old = env.get(var, _MISSING)
-            try:
-                for x in ordered(src(st, env), elem_t, domains):
-                    env[var] = x
-                    if all(c(st, env) for c in conds):
-                        for b in body:
-                            b(st, env, writes)
-            finally:
-                if old is _MISSING:
-                    env.pop(var, None)
-                else:
-                    env[var] = old
-        return run
+        def loop(st, env, writes):
+            def visit():
+                for b in body:
+                    b(st, env, writes)
+            run(st, env, visit)
+        return loop
 
     def s_If(self, s):
         cond = self.compile(s.cond)
