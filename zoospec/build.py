@@ -189,14 +189,18 @@ class Builder:
         base = self.expr(n.value, s)
         keys = n.slice.elts if isinstance(n.slice, ast.Tuple) else [n.slice]
         for k in keys:
-            if not isinstance(base.type, MapT):
-                raise BuildError(f"only maps can be indexed, and this is {_what(base.type)}", n)
-            key = self.expr(k, s)
-            dom = s.domains[base.type.key]
-            if not compatible(key.type, dom.value_type):
-                raise BuildError(f"key must be {_what(dom.value_type)} (domain {dom.name}), not {_what(key.type)}", k)
-            base = ir.Index(base, key, base.type.value, self.loc(n))
+            base = ir.Index(base, self.key(k, s, base.type, n), base.type.value, self.loc(n))
         return base
+
+    def key(self, k, s, map_type, n) -> ir.Expr:
+        """A key for indexing a value of map_type (reads and effect targets alike)."""
+        if not isinstance(map_type, MapT):
+            raise BuildError(f"only maps can be indexed, and this is {_what(map_type)}", n)
+        key = self.expr(k, s)
+        dom = s.domains[map_type.key]
+        if not compatible(key.type, dom.value_type):
+            raise BuildError(f"key must be {_what(dom.value_type)} (domain {dom.name}), not {_what(key.type)}", k)
+        return key
 
     def x_Tuple(self, n, s):
         raise BuildError("tuples are only allowed as map keys: m[a, b]", n)
@@ -497,13 +501,7 @@ class Builder:
                 t = t.field_type(v)
             else:
                 for k in v:
-                    if not isinstance(t, MapT):
-                        raise BuildError("only maps can be indexed", k)
-                    key = self.expr(k, s)
-                    dom = s.domains[t.key]
-                    if not compatible(key.type, dom.value_type):
-                        raise BuildError(f"key must be {_what(dom.value_type)} (domain {dom.name})", k)
-                    path.append(("index", key))
+                    path.append(("index", self.key(k, s, t, n)))
                     t = t.value
         return n.id, tuple(path), t
 
