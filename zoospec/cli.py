@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from . import cli_pack
 from .errors import SpecError
 from .game import load
 
@@ -68,6 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     s = sub.add_parser("state-schema", help="print the JSON Schema of a spec's state")
     s.add_argument("spec")
     s.set_defaults(fn=cmd_state_schema)
+    cli_pack.add_parser(sub)
     args = ap.parse_args(argv)
     if not getattr(args, "fn", None):
         args = ap.parse_args(["validate", "spec/"] if argv is None and Path("spec").is_dir() else ["--help"])

@@ -115,6 +115,8 @@ class Game:
         self.readings: dict[str, Reading] = {}
         self.chosen: dict[str, str] = {}
         self.claims: dict[str, Claim] = {}
+        self.packing: dict | None = None  # the raw `packing` section (read by solvers/pack_game.py)
+        self.packing_loc: Loc | None = None
         self._py = None
         self._z3 = None
         self._closures: dict[int, tuple] = {}
@@ -350,6 +352,8 @@ class Loader:
         self.rules(data.get("rules", []))
         self.actions(data.get("actions", []))
         self.claims(data.get("claims", []))
+        g.packing = data.get("packing")
+        g.packing_loc = self.doc.loc(("packing",))
         for name in self.want_readings:
             if name not in g.readings:
                 self.err(("readings",), f"no reading named '{name}'{suggest(name, g.readings)}")
@@ -559,9 +563,9 @@ class Loader:
         return sig
 
     # ------------------------------------------------------------------ rules, actions, claims
-    def rules(self, raw):
+    def rules(self, raw, section: str = "rules"):
         for i, r in enumerate(raw):
-            p = ("rules", i)
+            p = (section, i)
             rid = r["id"]
             if rid in self.g.rules:
                 self.err(p + ("id",), f"duplicate rule id '{rid}'", rid)

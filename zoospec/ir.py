@@ -284,3 +284,18 @@ def walk(e: Expr):
         n = stack.pop()
         yield n
         stack.extend(children(n))
+
+
+def state_vars_read(e: Expr, defines: dict[str, tuple[list[str], Expr]]) -> set[str]:
+    """The state variables an expression reads, through the defines it calls."""
+    out: set[str] = set()
+    seen: set[str] = set()
+    todo = [e]
+    while todo:
+        for n in walk(todo.pop()):
+            if isinstance(n, StateVar):
+                out.add(n.name)
+            elif isinstance(n, Call) and n.name not in seen and n.name in defines:
+                seen.add(n.name)
+                todo.append(defines[n.name][1])
+    return out

@@ -185,6 +185,7 @@ class ZCompiler:
     def __init__(self, domains, defines: dict[str, tuple[list[str], ir.Expr]] | None = None):
         self.domains = domains
         self.defines = defines or {}
+        self._lits: dict[int, tuple] = {}
 
     def compile(self, e: ir.Expr, env: dict, ctx: ZCtx, state: dict):
         h = getattr(self, "z_" + type(e).__name__, None)
@@ -197,7 +198,12 @@ class ZCompiler:
 
     # -- leaves
     def z_Lit(self, e, env, ctx, st):
-        return zconst(e.value, e.type, self.domains)
+        # one Z3 value per literal node: constants (whole maps and sets) are built once, and
+        # memos keyed on a value's identity (z_Index) can hit
+        hit = self._lits.get(id(e))
+        if hit is None or hit[0] is not e:
+            hit = self._lits[id(e)] = (e, zconst(e.value, e.type, self.domains))
+        return hit[1]
 
     def z_StateVar(self, e, env, ctx, st):
         return st[e.name]
@@ -219,8 +225,15 @@ class ZCompiler:
             return zero(e.type, self.domains)
         if isinstance(e.key.type, IntT):
             ctx.oblige(z3.Or([k == c for c in m.codes]), f"key is outside domain {e.base.type.key}", e.loc)
+        else:  # an atom key is always in range: the same (map, key) pair may share one term
+            hit = ctx.memo.get(("index", id(m), k.get_id()))
+            if hit is not None and hit[0] is m:  # holding m keeps its id from being reused
+                return hit[1]
         pairs = [(k == c, m.entries[c]) for c in m.codes]
-        return select(pairs[:-1], pairs[-1][1])
+        out = select(pairs[:-1], pairs[-1][1])
+        if not isinstance(e.key.type, IntT):
+            ctx.memo[("index", id(m), k.get_id())] = (m, out)
+        return out
 
     # -- logic
     def z_Compare(self, e, env, ctx, st):
