@@ -1,0 +1,147 @@
+"""Where packing questions come from: the ASCII format, game specs, side-constraint files, and
+the `zoospec pack` command around them."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from zoospec.cli import main
+from zoospec.errors import SpecError
+from zoospec.game import load
+from zoospec.solvers import pack_game
+from zoospec.solvers.pack_format import parse, pieces_arg
+from zoospec.solvers.pack_model import Board
+from zoospec.solvers.packing import solve
+from zoospec.solvers.results import Count, Sat, Unsat
+
+ROOT = Path(__file__).resolve().parent.parent
+NYZ = ROOT / "spec" / "new-york-zoo.yaml"
+
+
+# ------------------------------------------------------------------ the text format
+
+def test_format_reads_boards_pieces_counts_and_tags():
+    p = parse("; two pieces\nboard room\n###\n#.#\npiece L x2 tags=big,red\n##\n#.\npiece I\n###\n")
+    assert p.boards[0].area == 5 and p.boards[0].name == "room"
+    assert [(x.name, x.count, x.tags, x.size) for x in p.pieces] == [("L", 2, ("big", "red"), 3), ("I", 1, (), 3)]
+
+
+@pytest.mark.parametrize("text,line,fragment", [
+    ("###\n#x#\n", 2, "expected a row"),
+    ("piece 9a\n#\n", 1, "piece header"),
+    ("piece A x0\n#\n", 1, "count must be"),
+    ("piece A y2\n#\n", 1, "unexpected 'y2'"),
+    ("piece A\n#.#\n", 1, "not connected"),
+    ("piece A\n#\npiece A\n#\n", 1, "used twice"),
+    ("piece A\n", 1, "no rows"),
+])
+def test_format_errors_name_file_and_line(text, line, fragment):
+    with pytest.raises(SpecError) as e:
+        parse(text, "pieces.txt")
+    p = e.value.problems[0]
+    assert (p.loc.file, p.loc.line) == ("pieces.txt", line) and fragment in p.message
+
+
+def test_bundled_piece_sets():
+    assert [p.name for p in pieces_arg("pentominoes")] == list("FILNPTUVWXYZ")
+    assert sum(p.size for p in pieces_arg("tetrominoes")) == 20
+
+
+# ------------------------------------------------------------------ New York Zoo's boards
+
+def test_every_new_york_zoo_board_is_filled_from_the_game_tiles():
+    g = load(NYZ)
+    pieces = pack_game.pieces(g)
+    assert sum(p.count for p in pieces if "enclosure" in p.tags) == 45
+    keys = pack_game.board_keys(g)
+    assert len(keys) == 16
+    for key in keys:
+        board = pack_game.board(g, key=key)
+        res = solve(board, pieces)
+        assert isinstance(res, Sat), key  # certified inside solve
+        assert res.witness.covered == board.area
+
+
+def test_new_york_zoo_impossible_packings_are_unsat():
+    g = load(NYZ)
+    pieces = pack_game.pieces(g)
+    board = pack_game.board(g, 4, 1)
+    # every tile at once cannot fit on one board
+    assert isinstance(solve(board, pieces, use_all=True), Unsat)
+    # without the 1x1 attractions, a lone empty cell can never be filled
+    no_ones = [p for p in pieces if p.size > 1]
+    cells = set(board.cells)
+    hole = Board(frozenset(cells - {(7, 0), (8, 1)}))  # (8,0) left alone in its corner
+    res = solve(hole, no_ones)
+    assert isinstance(res, Unsat) and res.reason.startswith("reach")
+
+
+def test_players_and_seat_choose_the_board():
+    g = load(NYZ)
+    assert pack_game.board(g, 2, 1).area == 107 and pack_game.board(g, 4, 4).name == "nyz:p4s4"
+    with pytest.raises(SpecError, match="no board 'p9s1'"):
+        pack_game.board(g, 9, 1)
+
+
+# ------------------------------------------------------------------ side constraints (Z3)
+
+def _write(tmp_path, text):
+    f = tmp_path / "side.yaml"
+    f.write_text(text)
+    return str(f)
+
+
+def test_side_constraint_counts_match_removing_the_piece(tmp_path):
+    pent = pieces_arg("pentominoes")
+    side = _write(tmp_path, 'constraints:\n  - id: side.no-l\n    says: the L is not used\n    body: "used[L] == 0"\n')
+    with_z3 = solve(Board.rectangle(3, 5), pent, mode="count", constraints=side)
+    without_l = solve(Board.rectangle(3, 5), [p for p in pent if p.name != "L"], mode="count")
+    assert with_z3.exact and with_z3.count == without_l.count > 0
+    assert with_z3.stats["engine"] == "z3"
+
+
+def test_side_constraints_shape_the_witness_and_are_rechecked(tmp_path):
+    pent = pieces_arg("pentominoes")
+    side = _write(tmp_path, 'constraints:\n  - id: side.x-centre\n    says: X covers cell 2,3\n'
+                            '    body: "piece_at[at(2, 3, grid=cell)] == X"\n')
+    res = solve(Board.rectangle(6, 10), pent, constraints=side)
+    assert isinstance(res, Sat)
+    owner = res.witness.owner()
+    assert pent[res.witness.placed[owner[(2, 3)]].piece].name == "X"
+    impossible = _write(tmp_path, 'constraints:\n  - id: side.x-corner\n    says: X in the corner\n'
+                                  '    body: "piece_at[at(0, 0, grid=cell)] == X"\n')
+    assert isinstance(solve(Board.rectangle(6, 10), pent, constraints=impossible), Unsat)
+
+
+def test_side_constraint_errors_point_into_their_file(tmp_path):
+    side = _write(tmp_path, 'constraints:\n  - id: side.bad\n    says: typo\n    body: "usedd[L] == 0"\n')
+    with pytest.raises(SpecError) as e:
+        solve(Board.rectangle(3, 5), pieces_arg("pentominoes"), constraints=side)
+    p = e.value.problems[0]
+    assert p.loc.file == side and p.loc.line == 4 and "usedd" in p.message
+
+
+# ------------------------------------------------------------------ the command
+
+def test_pack_command_json_and_exit_codes(capsys, tmp_path):
+    svg = tmp_path / "p.svg"
+    assert main(["pack", "--board", "6x10", "--pieces", "pentominoes", "--json", "--svg", str(svg)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["verdict"] == "sat" and len(out["packings"][0]["placements"]) == 12
+    assert svg.read_text().startswith("<svg") and svg.read_text().count("<text") == 13
+    assert main(["pack", "--board", "4x5", "--pieces", "tetrominoes"]) == 1
+    assert "unsat" in capsys.readouterr().out
+    assert main(["pack", "--board", "6x10", "--pieces", "pentominoes", "--count", "--timeout", "0.000001"]) == 3
+    assert "unknown" in capsys.readouterr().out
+    assert main(["pack", "--board", "6x10"]) == 2
+    assert "--pieces" in capsys.readouterr().err
+
+
+def test_pack_command_game_and_counts(capsys):
+    assert main(["pack", "--game", "new-york-zoo", "--players", "3", "--seat", "2"]) == 0
+    assert "nyz:p3s2" in capsys.readouterr().out
+    assert main(["pack", "--board", "3x20", "--pieces", "pentominoes", "--count", "--up-to-symmetry", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["count"] == 2 and out["exact"] is True
