@@ -7,6 +7,7 @@ because it means an engine is wrong, not that the puzzle is hard.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import yaml
@@ -67,9 +68,16 @@ def vocabulary(problem: Problem, constraints: str | None = None, parts: int | No
     parts = parts if parts is not None else max(problem.board.area, 1)
     text = RULES_FILE.read_text(encoding="utf-8")
     text += "\n" + yaml.safe_dump({"components": components(problem, parts)}, sort_keys=False)
-    game = loads(text, str(RULES_FILE))
-    side = add_rules(game, constraints) if constraints else []
-    return Vocabulary(game, side, parts)
+    if not constraints:
+        return Vocabulary(_load(text), [], parts)
+    game = loads(text, str(RULES_FILE))  # a fresh game: the side constraints are added to it
+    return Vocabulary(game, add_rules(game, constraints), parts)
+
+
+@lru_cache(maxsize=32)
+def _load(text: str) -> Game:
+    """The same question asked again (a benchmark, a session) reuses its loaded rules."""
+    return loads(text, str(RULES_FILE))
 
 
 def state_json(packing: Packing, parts: int) -> dict:

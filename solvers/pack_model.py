@@ -81,18 +81,23 @@ class Problem:
 
     @cached_property
     def placements(self) -> list[Placement]:
-        """Every placement of every piece on the board, in a fixed order (piece, orientation, row, col)."""
+        """Every placement of every piece on the board, in a fixed order (piece, orientation, cell):
+        each orientation's first cell is put on each board cell in turn."""
         out = []
         cells = self.board.cells
+        order = sorted(cells)
         for i, p in enumerate(self.pieces):
             seen = set()
             for o in sorted(orientations(p.shape, self.options.mirror)):
-                for dr in range(self.board.height - o.height + 1):
-                    for dc in range(self.board.width - o.width + 1):
-                        cov = frozenset((r + dr, c + dc) for r, c in o.cells)
-                        if cov <= cells and cov not in seen:
-                            seen.add(cov)
-                            out.append(Placement(i, cov))
+                ar, ac = o.cells[0]
+                rel = [(r - ar, c - ac) for r, c in o.cells]
+                for r0, c0 in order:
+                    cov = [(r0 + dr, c0 + dc) for dr, dc in rel]
+                    if all(x in cells for x in cov):
+                        fs = frozenset(cov)
+                        if fs not in seen:
+                            seen.add(fs)
+                            out.append(Placement(i, fs))
         return out
 
 

@@ -34,7 +34,7 @@ class Budget:
     def stats(self) -> dict:
         return {"nodes": self.nodes, "solutions_seen": self.solutions, "searches": self.searches,
                 "seconds": round(time.monotonic() - self.started, 3),
-                "engine": "dlx-c" if xcover.COMPILED else "dlx-python"}
+                "engine": "dlx-python" if xcover.Search is xcover.PySearch else "dlx-c"}
 
     def tick(self):
         if self.progress is None:

@@ -46,7 +46,7 @@ def canonical(solution, group: list[Sym]) -> tuple:
     return min(tuple(sorted((p.piece, tuple(sorted(image(g, p).cells))) for p in solution)) for g in group)
 
 
-def _orbit_reps(m: Matrix, piece: int, group: list[Sym]):
+def orbit_representatives(m: Matrix, piece: int, group: list[Sym]):
     """(row, stabiliser) for one placement of `piece` per orbit of its placements."""
     rows = {lab: k for k, lab in enumerate(m.labels) if lab.piece == piece}
     seen, reps = set(), []
@@ -68,7 +68,7 @@ def count_orbits(m: Matrix, group: list[Sym], budget: Budget) -> tuple[bool, int
                      and ("piece", lab.piece) in m.items and m.caps[m.items.index(("piece", lab.piece))] == 1})
     best = None
     for piece in pieces:
-        reps = _orbit_reps(m, piece, group)
+        reps = orbit_representatives(m, piece, group)
         score = (sum(len(stab) > 1 for _, stab in reps), len(reps))
         if best is None or score < best[0]:
             best = (score, piece, reps)

@@ -287,3 +287,10 @@ def test_certificate_rejects_a_mislabelled_piece():
     twice = good.placed + (good.placed[0],)
     with pytest.raises(InternalError, match="covered twice"):
         violations(vocab, Packing(problem, twice))
+
+
+def test_the_python_twin_serves_when_the_extension_is_missing(monkeypatch):
+    monkeypatch.setattr(xcover, "Search", xcover.PySearch)
+    res = solve(rect(3, 20), PENTOMINOES, mode="count", up_to_symmetry=True)
+    assert res.exact and res.count == 2 and res.stats["engine"] == "dlx-python"
+    assert isinstance(solve(rect(5, 6), [p for p in PENTOMINOES if p.name in "FILNPT"]), (Sat, Unsat))

@@ -4,6 +4,7 @@ Python values (a placement set is a constant set of cell sets)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 
 @dataclass(frozen=True, order=True)
@@ -73,6 +74,13 @@ def orientations(shape: Shape, mirror: bool = True) -> frozenset[Shape]:
 def placements(shape: Shape, board: dict[tuple[int, int], object], mirror: bool = True) -> frozenset[frozenset]:
     """Every set of board atoms the shape can cover (any orientation, any offset), given
     `board` mapping (row, col) to the atom of each cell on the board."""
+    return _placements(shape, frozenset(board.items()), mirror)
+
+
+@lru_cache(maxsize=4096)
+def _placements(shape: Shape, items: frozenset, mirror: bool) -> frozenset[frozenset]:
+    """Cached: rule checks ask for the same shape on the same board again and again."""
+    board = dict(items)
     out = set()
     if not board:
         return frozenset()
