@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from . import cli_pack
+from . import cli_analysis, cli_pack
 from .errors import SpecError
 from .game import load
 
@@ -70,9 +70,10 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("spec")
     s.set_defaults(fn=cmd_state_schema)
     cli_pack.add_parser(sub)
+    cli_analysis.add_parsers(sub)
     args = ap.parse_args(argv)
     if not getattr(args, "fn", None):
-        args = ap.parse_args(["validate", "spec/"] if argv is None and Path("spec").is_dir() else ["--help"])
+        args = ap.parse_args(["tour"])  # the main job: every bundled game, every analysis
     try:
         return args.fn(args)
     except KeyboardInterrupt:

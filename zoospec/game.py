@@ -115,11 +115,13 @@ class Game:
         self.readings: dict[str, Reading] = {}
         self.chosen: dict[str, str] = {}
         self.claims: dict[str, Claim] = {}
+        self.coverage: dict = {}  # the raw `coverage` section (read by solvers/coverage.py)
         self.packing: dict | None = None  # the raw `packing` section (read by solvers/pack_game.py)
         self.packing_loc: Loc | None = None
         self._py = None
         self._z3 = None
         self._closures: dict[int, tuple] = {}
+        self._legal_exprs: dict[str, ir.Expr] = {}
 
     # ------------------------------------------------------------------ back ends
     @property
@@ -218,6 +220,15 @@ class Game:
             return self.actions[aid]
         except KeyError:
             raise KeyError(f"no action {aid!r}{suggest(aid, self.actions)}") from None
+
+    def legal_expr(self, action: str) -> ir.Expr:
+        """The action's requirements as one expression (built once), for analyses that pose
+        legality as a question rather than check it."""
+        hit = self._legal_exprs.get(action)
+        if hit is None:
+            reqs = tuple(e for _, e in self.action(action).requires)
+            hit = self._legal_exprs[action] = ir.And(reqs, BOOL) if reqs else ir.Lit(True, BOOL)
+        return hit
 
     def legal(self, state: dict, action: str, args: dict) -> bool:
         a = self.action(action)
@@ -352,6 +363,7 @@ class Loader:
         self.rules(data.get("rules", []))
         self.actions(data.get("actions", []))
         self.claims(data.get("claims", []))
+        g.coverage = data.get("coverage", {})
         g.packing = data.get("packing")
         g.packing_loc = self.doc.loc(("packing",))
         for name in self.want_readings:

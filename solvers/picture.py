@@ -1,0 +1,123 @@
+"""Pictures of any game state, with no game-specific code: grids are drawn as grids, everything
+else as `name = value` lines.
+
+A state variable (or map entry) whose value is a set of cells of a grid domain is drawn as the
+grid, `#` for a member and `.` for a cell not in it; a map from grid cells is drawn with the first
+character of each value. SVG: the same grids as coloured squares, the rest as text lines.
+"""
+from __future__ import annotations
+
+import json
+from html import escape
+
+from zoospec.domains import GridDomain
+from zoospec.types import AtomT, MapT, SetT
+
+
+def _grid(game, t):
+    if isinstance(t, SetT) and isinstance(t.elem, AtomT):
+        d = game.domains[t.elem.domain]
+        return d if isinstance(d, GridDomain) else None
+    return None
+
+
+def _cells_grid(game, t):
+    if isinstance(t, MapT):
+        d = game.domains[t.key]
+        return d if isinstance(d, GridDomain) else None
+    return None
+
+
+def _rows(d: GridDomain, mark):
+    rs = [r for r, _ in d.pos.values()]
+    cs = [c for _, c in d.pos.values()]
+    by_pos = {p: a for a, p in d.pos.items()}
+    out = []
+    for r in range(min(rs), max(rs) + 1):
+        out.append("".join(mark(by_pos[(r, c)]) if (r, c) in by_pos else " " for c in range(min(cs), max(cs) + 1)))
+    return out
+
+
+def _plain(v):
+    if isinstance(v, (set, frozenset)):
+        return sorted(_plain(x) for x in v)
+    if isinstance(v, dict):
+        return {str(k): _plain(x) for k, x in v.items()}
+    return v
+
+
+def text(game, state: dict) -> str:
+    out = []
+    for n, t in game.state_types.items():
+        v = state[n]
+        g = _grid(game, t)
+        if g is not None:
+            out.append(f"{n}: ({len(v)} of {len(g)} cells)")
+            out.extend("  " + row for row in _rows(g, lambda a: "#" if a in v else "."))
+            continue
+        g = _cells_grid(game, t)
+        if g is not None:
+            out.append(f"{n}:")
+            out.extend("  " + row for row in _rows(g, lambda a: str(v[a])[:1] or "."))
+            continue
+        if isinstance(t, MapT) and isinstance(t.value, SetT) and _grid(game, t.value) is not None:
+            for k, sub in v.items():
+                if sub:
+                    out.append(f"{n}[{k}]:")
+                    out.extend("  " + row for row in _rows(_grid(game, t.value), lambda a: "#" if a in sub else "."))
+            if not any(v.values()):
+                out.append(f"{n}: all empty")
+            continue
+        out.append(f"{n} = {json.dumps(_plain(v))}")
+    return "\n".join(out)
+
+
+def svg(game, state: dict, title: str = "", cell: int = 16) -> str:
+    pad, y = 10, 10
+    parts = []
+    width = 300
+    if title:
+        parts.append(f'<text x="{pad}" y="{y + 12}" font-family="sans-serif" font-size="13">{escape(title)}</text>')
+        y += 22
+    for n, t in game.state_types.items():
+        v = state[n]
+        g = _grid(game, t)
+        if g is not None:
+            parts.append(f'<text x="{pad}" y="{y + 12}" font-family="monospace" font-size="12">{escape(n)}</text>')
+            y += 18
+            rows = _rows(g, lambda a: "#" if a in v else ".")
+            for r, row in enumerate(rows):
+                for c, ch in enumerate(row):
+                    if ch != " ":
+                        fill = "#4a7" if ch == "#" else "#eee"
+                        parts.append(f'<rect x="{pad + c * cell}" y="{y + r * cell}" width="{cell}" height="{cell}" '
+                                     f'fill="{fill}" stroke="#999" stroke-width="0.5"/>')
+            width = max(width, 2 * pad + cell * max((len(r) for r in rows), default=0))
+            y += cell * len(rows) + 8
+        else:
+            line = f"{n} = {json.dumps(_plain(v))}"
+            for k in range(0, len(line), 90):
+                parts.append(f'<text x="{pad}" y="{y + 12}" font-family="monospace" font-size="12">{escape(line[k:k + 90])}</text>')
+                y += 16
+            width = max(width, 2 * pad + 8 * min(len(line), 90))
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{y + pad}" viewBox="0 0 {width} {y + pad}">\n'
+            f'<rect width="{width}" height="{y + pad}" fill="white"/>\n' + "\n".join(parts) + "\n</svg>\n")
+
+
+def trace_text(trace) -> str:
+    """Every state of a trace, with the move between each two."""
+    out = []
+    if trace.params:
+        out.append(f"parameters: {json.dumps(_plain(trace.params))}")
+    for i, s in enumerate(trace.states):
+        if i > 0:
+            st = trace.steps[i - 1]
+            a = trace.game.actions.get(st.action)
+            where = f" ({a.loc.file}:{a.loc.line})" if a is not None else ""
+            out.append(f"--- move {i}: {st.action} {json.dumps(_plain(st.args))}{where}")
+            rules = [trace.game.rules[r] for r, _ in (a.requires if a else []) if r in trace.game.rules]
+            if rules:
+                out.append("    by " + ", ".join(f"{r.id} ({r.loc.file}:{r.loc.line})" for r in rules))
+        out.append(f"state {i}:")
+        out.extend("  " + ln for ln in text(trace.game, s).splitlines())
+    return "\n".join(out)

@@ -1,0 +1,133 @@
+"""Asking Z3 about a game, and trusting only what Python confirms.
+
+A `Query` holds one symbolic state (or several, for moves and plays), its symbolic arguments and
+a ZCtx; callers add conditions built by the Z3 back end and call `solve`. Every model is decoded
+to a concrete state and arguments, and the caller re-checks the finding with the Python back
+end (`confirm`): a model that Python does not confirm is an InternalError — a back-end bug —
+never a finding. Deadlines come back as `unknown`.
+"""
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass
+
+import z3
+
+from zoospec.backends.z3 import ZCtx
+from zoospec.errors import InternalError, Undefined
+from zoospec.types import AtomT, BoolT, IntT
+
+UNDEFINED = "undefined"
+
+
+@dataclass
+class Model:
+    states: list[dict]
+    args: list[dict]
+
+
+def py_value(game, expr, state, args=None):
+    """The Python value of an expression, or UNDEFINED."""
+    try:
+        return game.evaluate(expr, state, args or {})
+    except Undefined:
+        return UNDEFINED
+
+
+def invariant_rules(game):
+    return [r for r in game.rules.values() if r.kind == "invariant" and r.body is not None]
+
+
+def param_values(game, params) -> list[dict]:
+    """Every combination of finite parameter values (in domain order)."""
+    pools = []
+    for _, t in params:
+        if isinstance(t, BoolT):
+            pools.append([False, True])
+        elif isinstance(t, IntT):
+            pools.append(list(range(t.lo, t.hi + 1)))
+        elif isinstance(t, AtomT):
+            d = game.domains[t.domain]
+            pools.append([d.atom(k) for k in d.codes()])
+        else:
+            raise InternalError(f"parameter type {t} is not finite")
+    return [dict(zip([n for n, _ in params], combo)) for combo in itertools.product(*pools)]
+
+
+def python_invariants_hold(game, state) -> bool:
+    for r in invariant_rules(game):
+        for args in param_values(game, r.params):
+            if py_value(game, r.body, state, args) is not True:
+                return False
+    return True
+
+
+class Query:
+    def __init__(self, game, n_states: int = 1, timeout: float | None = None, seed: int = 0):
+        self.game = game
+        self.syms = [game.sym_state(f"s{i}.") for i in range(n_states)]
+        self.ctx = ZCtx(f"q")
+        self.facts: list = [c for s in self.syms for c in s.constraints]
+        self.arg_syms: list = []
+        self.timeout, self.seed = timeout, seed
+
+    @property
+    def sym(self):
+        return self.syms[0]
+
+    def args(self, params, label: str = "a"):
+        """Symbolic arguments for `params` (kept so that models decode them)."""
+        args, cons, arg_sym = self.game.sym_args(params, f"{label}{len(self.arg_syms)}.")
+        self.facts.extend(cons)
+        self.arg_syms.append(arg_sym)
+        return args, len(self.arg_syms) - 1
+
+    def term(self, expr, state_index: int = 0, args=None, game=None):
+        """The Z3 value of an expression (of `game`, default the query's: another reading of the
+        same spec shares the state); its definedness is tracked in a fresh context."""
+        v, ctx = self.term_ctx(expr, state_index, args, game)
+        return v, ctx.defined()
+
+    def term_ctx(self, expr, state_index: int = 0, args=None, game=None):
+        ctx = ZCtx(f"t{len(self.facts)}")
+        v = (game or self.game).z3_eval(expr, self.syms[state_index], ctx, args or {})
+        self.facts.extend(ctx.sides)
+        return v, ctx
+
+    def holds(self, expr, state_index: int = 0, args=None, game=None):
+        """A Z3 Bool: the expression is defined and true."""
+        v, d = self.term(expr, state_index, args, game)
+        return z3.And(d, v)
+
+    def invariants(self, state_index: int = 0):
+        """Every invariant rule holds (for every value of its parameters)."""
+        out = []
+        for r in invariant_rules(self.game):
+            for args in param_values(self.game, r.params):
+                out.append(self.holds(r.body, state_index, self.game._zargs(r.params, args)))
+        return z3.And(out) if out else z3.BoolVal(True)
+
+    def solve(self, *conds, deadline: float | None = None):
+        """('sat', Model) | ('unsat', None) | ('unknown', reason)."""
+        s = z3.Solver()
+        s.set("random_seed", self.seed)
+        left = self.timeout if deadline is None else max(0.001, deadline - time.monotonic())
+        if left is not None:
+            s.set("timeout", max(1, int(left * 1000)))
+        s.add(self.facts)
+        s.add(list(conds))
+        r = s.check()
+        if r == z3.sat:
+            m = s.model()
+            return "sat", Model([sym.decode(m) for sym in self.syms], [a.decode(m) for a in self.arg_syms])
+        if r == z3.unsat:
+            return "unsat", None
+        return "unknown", s.reason_unknown()
+
+
+def confirm(ok: bool, what: str):
+    """A Z3 finding Python does not reproduce is a bug in a back end, not a result."""
+    if not ok:
+        raise InternalError(f"Z3 reported {what}, but the Python back end does not reproduce it; "
+                            f"not reporting it (a back-end disagreement)")

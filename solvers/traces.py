@@ -1,0 +1,145 @@
+"""Traces: a start state and the moves that follow, saved in a JSON format modelled on the TLA+
+Informal Trace Format (ITF, https://apalache-mc.org/docs/adr/015adr-trace.html), and replayed
+step by step with the Python back end.
+
+    {"#meta": {"format": "ITF", "format-description": ..., "source": "spec/g.yaml", "game": "g",
+               "readings": {...}, "switches": {...}, "finding": "claim g.x fails", ...},
+     "params": {...},                      # the claim's (or rule's) parameters, if any
+     "vars": ["board", "score"],
+     "states": [{"#meta": {"index": 0}, "board": {"#set": ["0,1"]}, "score": 3},
+                {"#meta": {"index": 1, "action": "g.move", "args": {"c": "0,2"}}, ...}]}
+
+Values: bool and int as JSON (big ints as {"#bigint": "..."}), atoms as strings, sets as
+{"#set": [...]}, maps as {"#map": [[key, value], ...]}, records as objects — ITF's encoding.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from zoospec.errors import StateError, Undefined
+from zoospec.types import AtomT, BoolT, IntT, MapT, RecordT, SetT
+
+FORMAT_URL = "https://apalache-mc.org/docs/adr/015adr-trace.html"
+
+
+@dataclass
+class Step:
+    action: str
+    args: dict
+
+
+@dataclass
+class Trace:
+    game: object
+    states: list[dict]                 # Python states
+    steps: list[Step] = field(default_factory=list)
+    params: dict = field(default_factory=dict)
+    meta: dict = field(default_factory=dict)
+
+    def to_itf(self) -> dict:
+        g = self.game
+        states = []
+        for i, s in enumerate(self.states):
+            m = {"index": i}
+            if i > 0:
+                st = self.steps[i - 1]
+                m.update(action=st.action, args=_plain(st.args))
+            states.append({"#meta": m, **{n: to_itf(s[n], t, g.domains) for n, t in g.state_types.items()}})
+        return {"#meta": {"format": "ITF", "format-description": FORMAT_URL, "source": str(g.file), "game": g.id,
+                          "readings": dict(g.chosen), "switches": dict(g.switches), **self.meta},
+                "params": _plain(self.params), "vars": list(g.state_types), "states": states}
+
+
+def _plain(v):
+    if isinstance(v, dict):
+        return {str(k): _plain(x) for k, x in v.items()}
+    if isinstance(v, (set, frozenset)):
+        return sorted(_plain(x) for x in v)
+    return v
+
+
+def to_itf(v, t, domains):
+    if isinstance(t, (BoolT, AtomT)):
+        return v
+    if isinstance(t, IntT):
+        return v if abs(v) < 2 ** 53 else {"#bigint": str(v)}
+    if isinstance(t, SetT):
+        return {"#set": sorted((to_itf(x, t.elem, domains) for x in v), key=json.dumps)}
+    if isinstance(t, MapT):
+        d = domains[t.key]
+        return {"#map": [[d.atom(k), to_itf(v[d.atom(k)], t.value, domains)] for k in d.codes()]}
+    if isinstance(t, RecordT):
+        return {n: to_itf(v[n], ft, domains) for n, ft in t.fields}
+    raise StateError(f"cannot write a value of type {t} to a trace")
+
+
+def from_itf(v, t):
+    """ITF value -> the JSON state format (the game's state_from_json does the rest)."""
+    if isinstance(v, dict) and "#bigint" in v:
+        return int(v["#bigint"])
+    if isinstance(t, SetT):
+        return [from_itf(x, t.elem) for x in _field(v, "#set")]
+    if isinstance(t, MapT):
+        return {str(k): from_itf(x, t.value) for k, x in _field(v, "#map")}
+    if isinstance(t, RecordT):
+        return {n: from_itf(v[n], ft) for n, ft in t.fields}
+    return v
+
+
+def _field(v, key):
+    if not isinstance(v, dict) or key not in v:
+        raise StateError(f"expected an ITF {key} value, got {json.dumps(v)[:80]}")
+    return v[key]
+
+
+def load_itf(game, data: dict) -> Trace:
+    states, steps = [], []
+    for i, s in enumerate(data.get("states", [])):
+        try:
+            states.append(game.state_from_json({n: from_itf(s[n], t) for n, t in game.state_types.items()}))
+        except KeyError as e:
+            raise StateError(f"state {i}: missing variable {e.args[0]}") from None
+        if i > 0:
+            m = s.get("#meta", {})
+            if "action" not in m:
+                raise StateError(f"state {i}: #meta has no action")
+            steps.append(Step(m["action"], m.get("args", {})))
+    if not states:
+        raise StateError("a trace needs at least one state")
+    return Trace(game, states, steps, data.get("params", {}), data.get("#meta", {}))
+
+
+@dataclass
+class StepCheck:
+    index: int
+    ok: bool
+    message: str
+
+
+def replay(trace: Trace) -> list[StepCheck]:
+    """Re-check every step with the Python back end: each action legal in the state before it,
+    and its effect equal to the state after it."""
+    g = trace.game
+    out = []
+    for i, st in enumerate(trace.steps):
+        pre, post = trace.states[i], trace.states[i + 1]
+        try:
+            if not g.legal(pre, st.action, st.args):
+                out.append(StepCheck(i + 1, False, f"{st.action} is not legal in state {i}"))
+                continue
+            got = g.apply(pre, st.action, st.args)
+        except (Undefined, StateError, KeyError) as e:
+            out.append(StepCheck(i + 1, False, f"{st.action}: {e}"))
+            continue
+        if got != post:
+            diff = [n for n in g.state_types if got[n] != post[n]]
+            out.append(StepCheck(i + 1, False, f"{st.action} leads elsewhere: {', '.join(diff)} differ"))
+        else:
+            out.append(StepCheck(i + 1, True, f"{st.action} {json.dumps(_plain(st.args))} legal; effect matches"))
+    return out
+
+
+def save(trace: Trace, path: str | Path):
+    Path(path).write_text(json.dumps(trace.to_itf(), indent=2, sort_keys=True) + "\n", encoding="utf-8")

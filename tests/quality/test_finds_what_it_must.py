@@ -1,0 +1,169 @@
+"""The analysis finds what is planted (tests/quality/specs/planted.yaml) with correct witnesses,
+reports nothing where nothing is planted (clean.yaml), and never prints a finding the Python back
+end does not reproduce. Witnesses are checked here again, independently of the tool's own check."""
+from __future__ import annotations
+
+import dataclasses
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from zoospec.backends.z3 import ZCompiler
+from zoospec.cli import main
+from zoospec.errors import InternalError, Undefined
+from zoospec.game import load
+from zoospec.solvers import ambiguity, claims, coverage, fixtures, traces
+
+HERE = Path(__file__).resolve().parent / "specs"
+PLANTED, CLEAN = HERE / "planted.yaml", HERE / "clean.yaml"
+
+
+@pytest.fixture(scope="module")
+def planted():
+    return load(PLANTED)
+
+
+@pytest.fixture(scope="module")
+def clean():
+    return load(CLEAN)
+
+
+# ------------------------------------------------------------------ false claims
+
+def test_false_claims_fail_with_true_counterexamples(planted):
+    got = {v.claim: v for v in claims.check_all(planted, 30)}
+    assert {k: v.verdict for k, v in got.items()} == {
+        "planted.claim.someone-at-zero": "fails", "planted.claim.score-keeps-ann-low": "fails",
+        "planted.claim.slow-start": "fails"}
+    s = got["planted.claim.someone-at-zero"].trace.states[0]
+    assert all(n > 0 for n in s["points"].values())           # nobody at zero: the claim is false here
+    mv = got["planted.claim.score-keeps-ann-low"].trace
+    assert mv.states[0]["points"]["ann"] <= 2 < mv.states[1]["points"]["ann"]
+    play = got["planted.claim.slow-start"].trace
+    assert len(play.steps) == 2 and play.states[0]["points"] == {"ann": 0, "bob": 0}
+    assert play.states[-1]["points"]["ann"] == 2
+    assert all(c.ok for c in traces.replay(play))
+    assert not any(v.as_expected for v in got.values())
+
+
+def test_true_claims_hold(clean):
+    got = {v.claim: v for v in claims.check_all(clean, 30)}
+    assert {k: v.verdict for k, v in got.items()} == {
+        "clean.claim.bounded": "holds", "clean.claim.pass-keeps-points": "holds", "clean.claim.play": "holds"}
+    assert "bounded" in got["clean.claim.play"].method and got["clean.claim.play"].covered == {"steps": 3}
+
+
+# ------------------------------------------------------------------ ambiguities
+
+def test_planted_ambiguity_gap_and_dead_ends_are_found(planted):
+    found = ambiguity.find_all(planted, 30)
+    kinds = sorted((f.kind, f.subject) for f in found)
+    assert kinds == [("dead-action", "planted.never"), ("dead-end", "planted"), ("gap", "planted.crown"),
+                     ("readings-differ", "ahead"), ("readings-differ", "ahead")]
+    strict = planted.with_readings({"ahead": "strictly"})
+    loose = planted.with_readings({"ahead": "tie_counts"})
+    for f in found:
+        s = f.trace.states[0] if f.trace else None
+        if f.kind == "readings-differ" and "planted.win" in f.message:
+            p = f.trace.params["p"]
+            assert strict.rule("planted.win").holds(s, p=p) != loose.rule("planted.win").holds(s, p=p)
+        if f.kind == "gap":
+            assert s["points"]["ann"] == s["points"]["bob"]  # a tie: no single leader
+            with pytest.raises(Undefined):
+                planted.rule("planted.crown").holds(s)
+        if f.kind == "dead-end":
+            assert not s["over"] and not any(planted.legal(s, a, args) for a, args in
+                                             [("planted.score", {"p": "ann"}), ("planted.score", {"p": "bob"}),
+                                              ("planted.never", {})])
+
+
+def test_nothing_is_reported_where_nothing_is_planted(clean):
+    found = ambiguity.find_all(clean, 30)
+    assert not [f for f in found if f.is_problem]
+    assert {f.kind for f in found} == {"readings-agree"}
+
+
+# ------------------------------------------------------------------ the Python back end has the last word
+
+def test_a_broken_z3_back_end_is_caught_as_an_internal_error(monkeypatch, clean, capsys):
+    real = ZCompiler.z_Compare
+
+    def wrong(self, e, env, ctx, st):
+        if e.op == "<=":
+            e = dataclasses.replace(e, left=e.right, right=e.left)
+        return real(self, e, env, ctx, st)
+
+    monkeypatch.setattr(ZCompiler, "z_Compare", wrong)  # a <= b now means b <= a on the Z3 side
+    with pytest.raises(InternalError, match="does not reproduce"):
+        claims.check(clean, clean.claims["clean.claim.bounded"], 30)
+    assert main(["check", str(CLEAN)]) == 4
+    err = capsys.readouterr()
+    assert "internal error" in err.err and "FAILS" not in err.out
+
+
+# ------------------------------------------------------------------ fixtures
+
+def test_fixtures_are_boundary_pairs_that_python_confirms(tmp_path, planted):
+    index = fixtures.generate(planted, tmp_path, seed=0, timeout=30)
+    assert fixtures.count(index) >= 5
+    assert json.loads((tmp_path / "state.schema.json").read_text())["required"] == ["points", "over"]
+    win = json.loads((tmp_path / "planted.win.json").read_text())
+    for fx in win:
+        a = fx["args"]
+        held = planted.state_from_json(fx["holds"]["state"])
+        failed = planted.state_from_json(fx["fails"]["state"])
+        assert planted.rule("planted.win").holds(held, **a) is True
+        assert planted.rule("planted.win").holds(failed, **a) is False
+        assert fx["changed"]  # one difference, named
+    score = json.loads((tmp_path / "planted.score.json").read_text())[0]
+    s = planted.state_from_json(score["legal"]["state"])
+    assert planted.legal(s, "planted.score", score["args"])
+    assert planted.state_to_json(planted.apply(s, "planted.score", score["args"])) == score["legal"]["expected_after"]
+    assert not planted.legal(planted.state_from_json(score["illegal"]["state"]), "planted.score", score["args"])
+    assert any(nb.get("action") == "planted.never" for nb in index["no_boundary"])
+
+
+def test_fixtures_are_byte_identical_for_one_seed(tmp_path):
+    outs = []
+    for run in ("a", "b"):
+        d = tmp_path / run
+        subprocess.run([sys.executable, "-m", "zoospec.cli", "fixtures", str(PLANTED), "--out", str(d), "--seed", "7"],
+                       check=True, capture_output=True)
+        outs.append({p.name: p.read_bytes() for p in sorted(d.iterdir())})
+    assert outs[0] == outs[1] and len(outs[0]) >= 4
+
+
+# ------------------------------------------------------------------ coverage, traces, commands
+
+def test_coverage_counts_sentences(planted):
+    rep = coverage.report(planted, HERE / "planted-rulebook.txt")
+    assert (rep.covered, rep.normative, len(rep.uncovered)) == (5, 6, 1)
+    assert rep.uncovered[0].sentence.text == "Nobody may skip a turn."
+    assert main(["coverage", str(PLANTED), "--rulebook", str(HERE / "planted-rulebook.txt")]) == 1
+
+
+def test_traces_round_trip_and_replay_from_the_command_line(tmp_path, capsys):
+    assert main(["check", str(PLANTED), "--traces", str(tmp_path), "--svg", str(tmp_path / "svg")]) == 1
+    saved = tmp_path / "planted.claim.slow-start.itf.json"
+    data = json.loads(saved.read_text())
+    assert data["#meta"]["format"] == "ITF" and data["states"][1]["#meta"]["action"] == "planted.score"
+    assert data["states"][0]["points"] == {"#map": [["ann", 0], ["bob", 0]]}
+    assert main(["replay", str(saved)]) == 0
+    data["states"][2]["points"]["#map"][0][1] = 3
+    saved.write_text(json.dumps(data))
+    assert main(["replay", str(saved)]) == 1
+    assert "MISMATCH" in capsys.readouterr().out
+    assert (tmp_path / "svg" / "planted.claim.slow-start.state0.svg").read_text().startswith("<svg")
+
+
+def test_check_json_and_exit_codes(capsys):
+    assert main(["check", str(CLEAN), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [c["verdict"] for c in out["claims"]] == ["holds", "holds", "holds"]
+    assert main(["ambiguities", str(PLANTED), "--json"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert {f["kind"] for f in out["findings"]} >= {"readings-differ", "gap", "dead-end", "dead-action"}
+    assert main(["check", str(CLEAN), "--reading", "nonsense"]) == 2

@@ -1,0 +1,312 @@
+"""The analysis commands (docs/analysis.md): check, ambiguities, fixtures, coverage, replay, tour.
+
+Exit status: 0 nothing to report; 1 a finding (a claim contrary to its expectation, an
+ambiguity, an uncovered sentence, a trace that does not replay); 2 bad input; 3 some answer is
+unknown (deadline); 4 an internal error (the back ends disagree — nothing was reported as found).
+"""
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from .errors import InternalError, Loc, Problem, SpecError, StateError
+from .solvers import ambiguity, claims, coverage, fixtures, picture, traces
+
+
+def _progress(msg: str):
+    if sys.stderr.isatty():
+        print(f"  … {msg}".ljust(70)[:70], end="\r", file=sys.stderr, flush=True)
+
+
+def _clear():
+    if sys.stderr.isatty():
+        print(" " * 70, end="\r", file=sys.stderr)
+
+
+def _readings(items) -> dict:
+    out = {}
+    for it in items or []:
+        if "=" not in it:
+            raise SpecError([Problem(Loc("--reading", 0, 0), f"expected ID=CHOICE, got {it!r}")])
+        k, v = it.split("=", 1)
+        out[k.strip()] = v.strip()
+    return out
+
+
+def load_game(name: str, readings=None):
+    from .catalog import game_path
+    from .game import load
+    return load(game_path(name), readings=_readings(readings))
+
+
+def add_parsers(sub):
+    def common(p, game=True):
+        if game:
+            p.add_argument("game", help="a bundled game name (e.g. new-york-zoo) or a spec file")
+            p.add_argument("--reading", action="append", metavar="ID=CHOICE", help="choose a reading (repeatable)")
+        p.add_argument("--timeout", type=float, default=60.0, help="seconds per search (default 60); past it: unknown")
+        p.add_argument("--json", action="store_true", help="machine-readable output")
+
+    p = sub.add_parser("check", help="a verdict for every claim: holds, fails (with a counterexample) or unknown")
+    common(p)
+    p.add_argument("--svg", metavar="DIR", help="draw each counterexample's states as SVG files in DIR")
+    p.add_argument("--traces", metavar="DIR", help="save each counterexample as an ITF trace in DIR")
+    p.set_defaults(fn=cmd_check)
+    p = sub.add_parser("ambiguities", help="readings that disagree, gaps (the(...) ties, undefined cases), dead ends")
+    common(p)
+    p.add_argument("--svg", metavar="DIR")
+    p.add_argument("--traces", metavar="DIR")
+    p.set_defaults(fn=cmd_ambiguities)
+    p = sub.add_parser("fixtures", help="boundary test cases for every rule and action, as JSON")
+    common(p)
+    p.add_argument("--out", required=True, help="directory for the corpus")
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(fn=cmd_fixtures)
+    p = sub.add_parser("coverage", help="rulebook sentences: formalised, non-normative or uncovered")
+    p.add_argument("game")
+    p.add_argument("--rulebook", help="the rulebook text (default: found beside the project)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(fn=cmd_coverage)
+    p = sub.add_parser("replay", help="re-check a saved trace step by step with the Python back end")
+    p.add_argument("trace")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(fn=cmd_replay)
+    p = sub.add_parser("tour", help="every bundled game: validate, check, ambiguities, fixtures, coverage")
+    common(p, game=False)
+    p.add_argument("--games", nargs="*", help="only these games")
+    p.set_defaults(fn=cmd_tour)
+
+
+def _guard(fn):
+    """Bad input -> 2, internal error -> 4, never a traceback."""
+    def run(args):
+        try:
+            return fn(args)
+        except SpecError as e:
+            print(str(e), file=sys.stderr)
+            return 2
+        except (StateError, OSError, json.JSONDecodeError) as e:
+            print(f"zoospec: {e}", file=sys.stderr)
+            return 2
+        except InternalError as e:
+            _clear()
+            print(f"zoospec: internal error: {e}", file=sys.stderr)
+            return 4
+    return run
+
+
+def _save(trace, name, args):
+    safe = name.replace("/", "_").replace(" ", "_")
+    if getattr(args, "traces", None):
+        Path(args.traces).mkdir(parents=True, exist_ok=True)
+        traces.save(trace, Path(args.traces) / f"{safe}.itf.json")
+    if getattr(args, "svg", None):
+        Path(args.svg).mkdir(parents=True, exist_ok=True)
+        for i, s in enumerate(trace.states):
+            (Path(args.svg) / f"{safe}.state{i}.svg").write_text(picture.svg(trace.game, s, f"{name} — state {i}"))
+
+
+def _loc(x):
+    return f"{x.loc.file}:{x.loc.line}" if getattr(x, "loc", None) else ""
+
+
+# ------------------------------------------------------------------ check
+
+@_guard
+def cmd_check(args) -> int:
+    g = load_game(args.game, args.reading)
+    verdicts = claims.check_all(g, args.timeout, _progress)
+    _clear()
+    for v in verdicts:
+        if v.trace:
+            _save(v.trace, v.claim, args)
+    if args.json:
+        print(json.dumps({"game": g.id, "readings": g.chosen, "claims": [_verdict_json(v) for v in verdicts]}, indent=2))
+    else:
+        print(f"{g.title}: {len(verdicts)} claims")
+        for v in verdicts:
+            c = g.claims[v.claim]
+            mark = "" if v.as_expected else f"   <-- expected to {c.expect[:-1]}"
+            print(f"\n{v.verdict.upper():8s} {v.claim} ({c.over}) — {c.says}{mark}\n         {v.detail} [{v.method}; {v.seconds} s] {_loc(c)}")
+            if v.trace:
+                print("\n".join("         " + ln for ln in picture.trace_text(v.trace).splitlines()))
+    if any(not v.as_expected for v in verdicts):
+        return 1
+    return 3 if any(v.verdict == "unknown" for v in verdicts) else 0
+
+
+def _verdict_json(v) -> dict:
+    return {"claim": v.claim, "verdict": v.verdict, "expect": v.expect, "as_expected": v.as_expected, "method": v.method,
+            "detail": v.detail, "seconds": v.seconds, "covered": v.covered,
+            "trace": v.trace.to_itf() if v.trace else None}
+
+
+# ------------------------------------------------------------------ ambiguities
+
+@_guard
+def cmd_ambiguities(args) -> int:
+    g = load_game(args.game, args.reading)
+    found = ambiguity.find_all(g, args.timeout, _progress)
+    _clear()
+    for i, f in enumerate(found):
+        if f.trace:
+            _save(f.trace, f"{f.kind}-{f.subject}-{i}", args)
+    if args.json:
+        print(json.dumps({"game": g.id, "findings": [_finding_json(f) for f in found]}, indent=2))
+    else:
+        print(f"{g.title}: {sum(f.is_problem for f in found)} findings, {len(found)} results")
+        for f in found:
+            cite = f" [cites {f.cite}]" if f.cite else ""
+            print(f"\n{f.kind.upper()} {f.subject}{cite}\n  {f.message}")
+            if f.trace:
+                print("\n".join("  " + ln for ln in picture.trace_text(f.trace).splitlines()))
+    if any(f.is_problem for f in found):
+        return 1
+    return 3 if any(f.kind == "unknown" for f in found) else 0
+
+
+def _finding_json(f) -> dict:
+    c = f.cite
+    return {"kind": f.kind, "subject": f.subject, "message": f.message, "seconds": f.seconds,
+            "cite": None if c is None else {"file": c.file, "section": c.section, "sentence": list(c.sentence)},
+            "trace": f.trace.to_itf() if f.trace else None}
+
+
+# ------------------------------------------------------------------ fixtures, coverage, replay
+
+@_guard
+def cmd_fixtures(args) -> int:
+    g = load_game(args.game, args.reading)
+    index = fixtures.generate(g, args.out, args.seed, args.timeout, _progress)
+    _clear()
+    if args.json:
+        print(json.dumps(index, indent=2, sort_keys=True))
+    else:
+        print(f"{fixtures.count(index)} fixtures in {len(index['files'])} files written to {args.out} "
+              f"(+ index.json, state.schema.json)")
+        for nb in index["no_boundary"]:
+            what = nb.get("rule") or nb.get("action")
+            clause = f" clause {nb['clause']}" if nb.get("clause") else ""
+            print(f"  no boundary pair for {what}{clause}: {nb['why']}")
+    return 0
+
+
+@_guard
+def cmd_coverage(args) -> int:
+    g = load_game(args.game)
+    path = coverage.find_rulebook(g, args.rulebook)
+    if path is None:
+        print(f"zoospec coverage: rulebook {g.rulebook} not found; give --rulebook FILE", file=sys.stderr)
+        return 2
+    rep = coverage.report(g, path)
+    if args.json:
+        print(json.dumps(rep.to_json(), indent=2))
+    else:
+        section = None
+        for ln in rep.lines:
+            if ln.sentence.section != section:
+                section = ln.sentence.section
+                print(f"\n{section}")
+            mark = {"covered": "✓", "non-normative": "–", "uncovered": "✗"}[ln.status]
+            extra = ", ".join(ln.by) if ln.by else ln.why
+            print(f"  {mark} {ln.sentence.number:2d}  {ln.sentence.text[:60]:60s}  {extra}")
+        for d in rep.dangling:
+            print(f"dangling citation: {d}")
+        print(f"\n{rep.game}: {rep.covered} of {rep.normative} normative sentences covered ({rep.percent:.1f}%); "
+              f"{len(rep.lines) - rep.normative} judged non-normative; {len(rep.uncovered)} uncovered")
+    return 1 if rep.uncovered or rep.dangling else 0
+
+
+@_guard
+def cmd_replay(args) -> int:
+    data = json.loads(Path(args.trace).read_text(encoding="utf-8"))
+    meta = data.get("#meta", {})
+    from .game import load
+    g = load(meta.get("source", ""), readings=meta.get("readings") or {}, switches=meta.get("switches") or {})
+    tr = traces.load_itf(g, data)
+    checks = traces.replay(tr)
+    if args.json:
+        print(json.dumps({"trace": args.trace, "steps": [{"index": c.index, "ok": c.ok, "message": c.message} for c in checks]}, indent=2))
+    else:
+        print(f"{args.trace}: {len(tr.states)} states, {len(tr.steps)} moves ({meta.get('finding', '')})")
+        for c in checks:
+            print(f"  step {c.index}: {'ok' if c.ok else 'MISMATCH'} — {c.message}")
+        print("replays" if all(c.ok for c in checks) else "does not replay")
+    return 0 if all(c.ok for c in checks) else 1
+
+
+# ------------------------------------------------------------------ tour
+
+@_guard
+def cmd_tour(args) -> int:
+    from .catalog import bundled
+    from .game import load
+
+    games = bundled()
+    if args.games:
+        games = {k: v for k, v in games.items() if k in args.games}
+    rows, status = [], 0
+    for name, path in games.items():
+        t0 = time.monotonic()
+        row = {"game": name}
+        if not args.json:
+            print(f"== {name} ({path})")
+        try:
+            g = load(path)
+        except SpecError as e:
+            print(str(e))
+            rows.append({**row, "valid": False})
+            status = 1
+            continue
+        row.update(valid=True, rules=len(g.rules), actions=len(g.actions), readings=len(g.readings))
+        verdicts = claims.check_all(g, args.timeout, _progress)
+        found = ambiguity.find_all(g, args.timeout, _progress)
+        with tempfile.TemporaryDirectory() as tmp:
+            index = fixtures.generate(g, tmp, 0, args.timeout, _progress)
+        _clear()
+        book = coverage.find_rulebook(g)
+        rep = coverage.report(g, book) if book else None
+        row.update(
+            claims={k: sum(v.verdict == k for v in verdicts) for k in ("holds", "fails", "unknown")},
+            unexpected=[v.claim for v in verdicts if not v.as_expected],
+            findings={k: sum(f.kind == k for f in found) for k in
+                      ("readings-differ", "readings-agree", "gap", "dead-end", "dead-action", "unknown")},
+            fixtures=fixtures.count(index),
+            coverage=None if rep is None else {"percent": round(rep.percent, 1), "uncovered": len(rep.uncovered),
+                                                "dangling": len(rep.dangling)},
+            seconds=round(time.monotonic() - t0, 1))
+        if row["unexpected"]:
+            status = 1
+        rows.append(row)
+        if not args.json:
+            for v in verdicts:
+                print(f"  claim {v.claim}: {v.verdict} ({v.detail})")
+            for f in found:
+                print(f"  {f.kind}: {f.message}")
+            print(f"  fixtures: {row['fixtures']}; coverage: " +
+                  (f"{rep.percent:.1f}% of normative sentences ({len(rep.uncovered)} uncovered)" if rep else "rulebook not found"))
+    if args.json:
+        print(json.dumps({"games": rows}, indent=2))
+    else:
+        print("\n" + _table(rows))
+    return status
+
+
+def _table(rows) -> str:
+    head = ["game", "rules", "claims held/failed/unknown", "readings differ/agree", "gaps", "dead ends", "fixtures",
+            "coverage", "seconds"]
+    out = [head]
+    for r in rows:
+        if not r.get("valid"):
+            out.append([r["game"], "INVALID"] + [""] * 7)
+            continue
+        c, f = r["claims"], r["findings"]
+        cov = "n/a" if r["coverage"] is None else f"{r['coverage']['percent']}%"
+        out.append([r["game"], str(r["rules"]), f"{c['holds']}/{c['fails']}/{c['unknown']}",
+                    f"{f['readings-differ']}/{f['readings-agree']}", str(f["gap"]),
+                    str(f["dead-end"] + f["dead-action"]), str(r["fixtures"]), cov, str(r["seconds"])])
+    widths = [max(len(row[i]) for row in out) for i in range(len(head))]
+    return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in out)
