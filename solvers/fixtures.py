@@ -36,8 +36,11 @@ class Fixture:
 
 
 def _differs_by_one(q) -> z3.BoolRef:
+    """The two states differ in exactly one leaf, and a number by exactly one."""
     a, b = q.syms[0].leaves, q.syms[1].leaves
-    return z3.Sum([z3.If(x == y, 0, 1) for (x, _), (y, _) in zip(a, b)]) == 1
+    out = [z3.Sum([z3.If(x == y, 0, 1) for (x, _), (y, _) in zip(a, b)]) == 1]
+    out += [z3.Or(x == y, x - y == 1, y - x == 1) for (x, t), (y, _) in zip(a, b) if isinstance(t, IntT)]
+    return z3.And(out)
 
 
 def _clauses(body):
@@ -133,6 +136,8 @@ def _leaf(var, path, t, a, b):
             h = _leaf(var, path + (n,), ft, a[n], b[n])
             if h:
                 return h
+    if isinstance(t, IntT):
+        return (var, path, ("add", b - a))
     return (var, path, ("set", b))
 
 
@@ -146,7 +151,7 @@ def _apply_diff(state, diff):
         if not path:
             if how == "toggle":
                 return v - {x} if x in v else v | {x}
-            return x
+            return v + x if how == "add" else x
         v = dict(v)
         v[path[0]] = go(v[path[0]], path[1:])
         return v
@@ -154,31 +159,42 @@ def _apply_diff(state, diff):
     return out
 
 
-def _action_pair(game, action, timeout, seed):
-    q = Query(game, 3, timeout, seed)
-    args, _ = q.args(action.params)
-    legal = q.holds(game.legal_expr(action.id), 0, args)
-    illegal_defined, _ = q.term(game.legal_expr(action.id), 1, args)
-    conds = [q.invariants(0), q.invariants(1), legal, z3.Not(q.holds(game.legal_expr(action.id), 1, args)),
-             _differs_by_one(q), transition(q, game, action.id, 0, 2, args)]
-    r, m = q.solve(*conds)
-    if r != "sat":
-        return None, ("no legal state is one change away from an illegal one (UNSAT)" if r == "unsat" else f"unknown: {m}")
-    s1, s2, a = m.states[0], m.states[1], m.args[0]
-    diff = _diff_path(game, s1, s2)
+def _action_pairs(game, action, timeout, seed):
+    """(clause index or None, (legal state, illegal state, args) or None, why) for the action's
+    legality as a whole and for each of its requirements."""
+    out = []
+    reqs = [e for _, e in action.requires]
+    for ci, clause in [(None, None)] + (list(enumerate(reqs)) if len(reqs) > 1 else []):
+        q = Query(game, 3, timeout, seed)
+        args, _ = q.args(action.params)
+        legal = game.legal_expr(action.id)
+        conds = [q.invariants(0), q.invariants(1), q.holds(legal, 0, args), z3.Not(q.holds(legal, 1, args)),
+                 _differs_by_one(q), transition(q, game, action.id, 0, 2, args)]
+        if clause is not None:
+            conds.append(z3.Not(q.holds(clause, 1, args)))
+        r, m = q.solve(*conds)
+        if r != "sat":
+            out.append((ci, None, "no legal state is one change away from an illegal one (UNSAT)" if r == "unsat"
+                        else f"unknown: {m}"))
+            continue
+        s1, s2, a = m.states[0], m.states[1], m.args[0]
+        diff = _diff_path(game, s1, s2)
 
-    def keeps(s):
-        t = _apply_diff(s, diff)
-        if t is None or not (python_invariants_hold(game, s) and python_invariants_hold(game, t)):
-            return False
-        try:
-            return game.legal(s, action.id, a) and not game.legal(t, action.id, a) and game.apply(s, action.id, a) is not None
-        except Exception:
-            return False
+        def keeps(s, diff=diff, a=a, clause=clause):
+            t = _apply_diff(s, diff)
+            if t is None or not (python_invariants_hold(game, s) and python_invariants_hold(game, t)):
+                return False
+            try:
+                ok = game.legal(s, action.id, a) and not game.legal(t, action.id, a)
+                game.apply(s, action.id, a)
+            except Exception:
+                return False
+            return ok and (clause is None or py_value(game, clause, t, a) is not True)
 
-    confirm(keeps(s1), f"a legal/illegal pair for {action.id}")
-    s1 = shrink(s1, game.state_types, game.domains, keeps)
-    return (s1, _apply_diff(s1, diff), a), None
+        confirm(keeps(s1), f"a legal/illegal pair for {action.id}")
+        s1 = shrink(s1, game.state_types, game.domains, keeps)
+        out.append((ci, (s1, _apply_diff(s1, diff), a), None))
+    return out
 
 
 def _example(game, params, expr, timeout, seed, action=None):
@@ -241,23 +257,25 @@ def generate(game, out_dir: str | Path, seed: int = 0, timeout: float | None = 6
     for action in game.actions.values():
         if progress:
             progress(f"fixtures for {action.id}")
-        pair, why = _action_pair(game, action, timeout, seed)
-        if pair is None:
-            index["no_boundary"].append({"action": action.id, "why": why})
-            ex = _example(game, action.params, None, timeout, seed, action.id)
-            if ex:
-                _write(out, action.id, [{
-                    "id": f"{action.id}#example", "action": action.id, "says": action.says, "cite": _cite(action.cite),
-                    "readings": dict(game.chosen), "args": _plain(ex[1]),
-                    "legal": {"state": j(ex[0]), "expected_legal": True,
-                              "expected_after": j(game.apply(ex[0], action.id, ex[1]))}}], index)
-            continue
-        s1, s2, a = pair
-        fx = {"id": f"{action.id}#legality", "action": action.id, "says": action.says, "cite": _cite(action.cite),
-              "readings": dict(game.chosen), "args": _plain(a), "changed": changed(game, s1, s2),
-              "legal": {"state": j(s1), "expected_legal": True, "expected_after": j(game.apply(s1, action.id, a))},
-              "illegal": {"state": j(s2), "expected_legal": False}}
-        _write(out, action.id, [fx], index)
+        found = []
+        for ci, pair, why in _action_pairs(game, action, timeout, seed):
+            if pair is None:
+                index["no_boundary"].append({"action": action.id, "clause": None if ci is None else ci + 1, "why": why})
+                ex = _example(game, action.params, None, timeout, seed, action.id) if ci is None else None
+                if ex:
+                    found.append({"id": f"{action.id}#example", "action": action.id, "says": action.says,
+                                  "cite": _cite(action.cite), "readings": dict(game.chosen), "args": _plain(ex[1]),
+                                  "legal": {"state": j(ex[0]), "expected_legal": True,
+                                            "expected_after": j(game.apply(ex[0], action.id, ex[1]))}})
+                continue
+            s1, s2, a = pair
+            found.append({"id": f"{action.id}#{'legality' if ci is None else 'require' + str(ci + 1)}",
+                          "action": action.id, "clause": None if ci is None else ci + 1, "says": action.says,
+                          "cite": _cite(action.cite), "readings": dict(game.chosen), "args": _plain(a),
+                          "changed": changed(game, s1, s2),
+                          "legal": {"state": j(s1), "expected_legal": True, "expected_after": j(game.apply(s1, action.id, a))},
+                          "illegal": {"state": j(s2), "expected_legal": False}})
+        _write(out, action.id, found, index)
     (out / "state.schema.json").write_text(json.dumps(game.state_schema(), indent=2, sort_keys=True) + "\n")
     (out / "index.json").write_text(json.dumps(index, indent=2, sort_keys=True) + "\n")
     return index

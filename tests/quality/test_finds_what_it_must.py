@@ -167,3 +167,10 @@ def test_check_json_and_exit_codes(capsys):
     out = json.loads(capsys.readouterr().out)
     assert {f["kind"] for f in out["findings"]} >= {"readings-differ", "gap", "dead-end", "dead-action"}
     assert main(["check", str(CLEAN), "--reading", "nonsense"]) == 2
+
+
+def test_the_tour_runs_every_bundled_game(capsys):
+    assert main(["tour", "--json", "--timeout", "120"]) == 0
+    rows = json.loads(capsys.readouterr().out)["games"]
+    nyz = next(r for r in rows if r["game"] == "new-york-zoo")
+    assert nyz["valid"] and nyz["claims"]["holds"] >= 1 and nyz["claims"]["fails"] == 0 and nyz["fixtures"] >= 3
