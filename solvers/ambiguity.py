@@ -26,10 +26,10 @@ from zoospec import ir
 from zoospec.backends.z3 import zequal
 from zoospec.errors import Undefined
 
-from .claims import _ended, _py_ended, transition
+from .claims import ended, py_ended, transition
 from .shrink import shrink
 from .symbolic import UNDEFINED, Query, confirm, param_values, py_value, python_invariants_hold
-from .traces import Step, Trace
+from .traces import Trace
 
 MAX_ENUMERATED_ARGS = 4096
 
@@ -286,10 +286,10 @@ def dead_ends(game, timeout) -> list[Finding]:
     out = []
     t0 = time.monotonic()
     q = Query(game, 1, timeout)
-    r, m = q.solve(q.invariants(0), z3.Not(_ended(q, game, 0)), _no_move(q, game))
+    r, m = q.solve(q.invariants(0), z3.Not(ended(q, game, 0)), _no_move(q, game))
     if r == "sat":
         def keeps(s):
-            return python_invariants_hold(game, s) and not _py_ended(game, s) and not _py_has_move(game, s)
+            return python_invariants_hold(game, s) and not py_ended(game, s) and not _py_has_move(game, s)
 
         state = m.states[0]
         confirm(keeps(state), "a dead end")

@@ -148,7 +148,7 @@ def _move(game, claim, timeout) -> Verdict:
 
 # ------------------------------------------------------------------ over: play
 
-def _ended(q, game, i):
+def ended(q, game, i):
     ends = []
     for r in game.rules.values():
         if r.kind == "end" and r.body is not None:
@@ -157,7 +157,7 @@ def _ended(q, game, i):
     return z3.Or(ends) if ends else z3.BoolVal(False)
 
 
-def _py_ended(game, state) -> bool:
+def py_ended(game, state) -> bool:
     return any(py_value(game, r.body, state, args) is True
                for r in game.rules.values() if r.kind == "end" and r.body is not None
                for args in param_values(game, r.params))
@@ -178,7 +178,7 @@ def _play(game, claim, timeout) -> Verdict:
         for i in range(depth):
             pick = z3.Int(f"pick{i}")
             picks.append(pick)
-            conds += [pick >= 0, pick < len(actions), z3.Not(_ended(q, game, i))]
+            conds += [pick >= 0, pick < len(actions), z3.Not(ended(q, game, i))]
             for j, a in enumerate(actions):
                 aargs, _ = q.args(a.params, f"step{i}_{j}_")
                 conds.append(z3.Implies(pick == j, transition(q, game, a.id, i, i + 1, aargs)))
@@ -218,7 +218,7 @@ def _run(game, start, steps):
     for st in steps:
         s = states[-1]
         try:
-            if _py_ended(game, s) or not game.legal(s, st.action, st.args):
+            if py_ended(game, s) or not game.legal(s, st.action, st.args):
                 return None
             states.append(game.apply(s, st.action, st.args))
         except Exception:

@@ -13,14 +13,13 @@ gives byte-identical files. Every fixture is re-checked with the Python back end
 from __future__ import annotations
 
 import json
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import z3
 
 from zoospec import ir
-from zoospec.types import AtomT, BoolT, IntT, MapT, RecordT, SetT
+from zoospec.types import BoolT, IntT, MapT, RecordT, SetT
 
 from .claims import transition
 from .shrink import shrink

@@ -7,7 +7,6 @@ it returns has been re-checked against spec/packing/rules.yaml by the Python bac
 """
 from __future__ import annotations
 
-import time
 from typing import Callable
 
 import z3

@@ -1,7 +1,8 @@
 """Asking Z3 about a game, and trusting only what Python confirms.
 
-A `Query` holds one symbolic state (or several, for moves and plays), its symbolic arguments and
-a ZCtx; callers add conditions built by the Z3 back end and call `solve`. Every model is decoded
+A `Query` holds one symbolic state (or several, for moves and plays) and its symbolic arguments;
+callers add conditions built by the Z3 back end (each term in a fresh ZCtx, whose definedness
+comes back with it) and call `solve`. Every model is decoded
 to a concrete state and arguments, and the caller re-checks the finding with the Python back
 end (`confirm`): a model that Python does not confirm is an InternalError — a back-end bug —
 never a finding. Deadlines come back as `unknown`.
@@ -67,7 +68,6 @@ class Query:
     def __init__(self, game, n_states: int = 1, timeout: float | None = None, seed: int = 0):
         self.game = game
         self.syms = [game.sym_state(f"s{i}.") for i in range(n_states)]
-        self.ctx = ZCtx(f"q")
         self.facts: list = [c for s in self.syms for c in s.constraints]
         self.arg_syms: list = []
         self.timeout, self.seed = timeout, seed

@@ -14,7 +14,7 @@ from zoospec.solvers import pack_game
 from zoospec.solvers.pack_format import parse, pieces_arg
 from zoospec.solvers.pack_model import Board
 from zoospec.solvers.packing import solve
-from zoospec.solvers.results import Count, Sat, Unsat
+from zoospec.solvers.results import Sat, Unsat
 
 ROOT = Path(__file__).resolve().parent.parent
 NYZ = ROOT / "spec" / "new-york-zoo.yaml"

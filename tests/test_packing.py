@@ -13,7 +13,7 @@ from zoospec.solvers.pack_bounds import refute
 from zoospec.solvers.pack_format import pieces_arg
 from zoospec.solvers.pack_model import Board, Options, Piece, Problem
 from zoospec.solvers.packing import PackingError, solve
-from zoospec.solvers.results import Count, Sat, Unknown, Unsat
+from zoospec.solvers.results import Count, Sat, Unsat
 
 PENTOMINOES = pieces_arg("pentominoes")
 
