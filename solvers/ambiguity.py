@@ -192,6 +192,8 @@ def _freeze(v):
 def _show(v):
     if isinstance(v, tuple) and v and v[0] == "legal":
         return "legal, with a different result"
+    if isinstance(v, (set, frozenset)):
+        return "{" + ", ".join(sorted(map(str, v))) + "}"
     return str(v)
 
 

@@ -40,10 +40,23 @@ def test_state_schema_validates_a_state():
     r = run("state-schema", "spec/new-york-zoo.yaml")
     assert r.returncode == 0
     schema = json.loads(r.stdout)
-    jsonschema.validate({"seat": "p2s1", "occupied": ["0,13"]}, schema)
+    strip = {str(i): 0 for i in range(30)}
+    ok = {"seat": "p2s1", "occupied": ["0,13"], "players": 2, "elephant": 11, "stack_left": strip}
+    jsonschema.validate(ok, schema)
     try:
-        jsonschema.validate({"seat": "p9s9", "occupied": []}, schema)
+        jsonschema.validate({**ok, "seat": "p9s9"}, schema)
     except jsonschema.ValidationError:
         pass
     else:
         raise AssertionError("an unknown board must not validate")
+
+
+def test_rules_lists_rules_actions_and_readings():
+    r = run("rules", "new-york-zoo", "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    kinds = {x["kind"] for x in out["rules"]}
+    assert {"legality", "invariant", "end", "action", "reading"} <= kinds
+    assert all(x["cite"] and x["says"] for x in out["rules"])
+    bad = run("rules", "no-such-game")
+    assert bad.returncode == 2 and "no bundled game" in bad.stderr

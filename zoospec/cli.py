@@ -59,6 +59,35 @@ def cmd_state_schema(args) -> int:
     return 0
 
 
+def cmd_rules(args) -> int:
+    """Every rule, action and reading of a game: id, citation, our paraphrase, kind."""
+    try:
+        g = cli_analysis.load_game(args.game)
+    except SpecError as e:
+        print(str(e), file=sys.stderr)
+        return 2
+    items = [{"id": r.id, "kind": r.kind, "cite": str(r.cite) if r.cite else None, "says": r.says,
+              "params": [n for n, _ in r.params], "at": f"{r.loc.file}:{r.loc.line}",
+              **({"assumption": r.assumption} if r.assumption else {})} for r in g.rules.values()]
+    items += [{"id": a.id, "kind": "action", "cite": str(a.cite) if a.cite else None, "says": a.says,
+               "params": [n for n, _ in a.params], "at": f"{a.loc.file}:{a.loc.line}"} for a in g.actions.values()]
+    items += [{"id": r.id, "kind": "reading", "cite": str(r.cite), "says": r.question,
+               "choices": {c: says + (" (default)" if c == r.default else "") for c, says in r.choices.items()},
+               "chosen": g.chosen[r.id], "at": f"{r.loc.file}:{r.loc.line}"} for r in g.readings.values()]
+    if args.json:
+        print(json.dumps({"game": g.id, "title": g.title, "rulebook": g.rulebook, "rules": items}, indent=2))
+        return 0
+    print(f"{g.title} ({g.rulebook}): {g.summary()}")
+    for it in items:
+        params = f"({', '.join(it.get('params', []))})" if it.get("params") else ""
+        print(f"\n{it['id']}{params}  [{it['kind']}]  {it['cite'] or ''}\n    {it['says']}")
+        for c, says in it.get("choices", {}).items():
+            print(f"    - {c}: {says}")
+        if it.get("assumption"):
+            print(f"    assumption: {it['assumption']}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="zoospec", description="Executable, machine-checked rules for zoo board games.")
     sub = ap.add_subparsers(dest="cmd")
@@ -69,6 +98,10 @@ def main(argv: list[str] | None = None) -> int:
     s = sub.add_parser("state-schema", help="print the JSON Schema of a spec's state")
     s.add_argument("spec")
     s.set_defaults(fn=cmd_state_schema)
+    r = sub.add_parser("rules", help="list a game's rules, actions and readings with their citations")
+    r.add_argument("game")
+    r.add_argument("--json", action="store_true")
+    r.set_defaults(fn=cmd_rules)
     cli_pack.add_parser(sub)
     cli_analysis.add_parsers(sub)
     args = ap.parse_args(argv)

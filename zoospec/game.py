@@ -11,7 +11,7 @@ from pathlib import Path
 import z3
 
 from . import ir
-from .backends.python import PyCompiler
+from .backends.python import MEMO, PyCompiler
 from .backends.z3 import ZCompiler, ZCtx, apply_writes, zconst
 from .build import LocatedError, LocMap, Scope, Signature, build_expr, build_stmts
 from .domains import Domains, EnumDomain, GridDomain, RangeDomain
@@ -147,7 +147,9 @@ class Game:
         return self._compiled(e, self.py.compile)
 
     def evaluate(self, e: ir.Expr, state: dict, env: dict | None = None):
-        return self.fn(e)(state, dict(env or {}))
+        """The value of e on a state. Define calls are shared within this one evaluation (the
+        state cannot change during it), never across evaluations."""
+        return self.fn(e)(state, {**(env or {}), MEMO: {}})
 
     def z3_eval(self, e: ir.Expr, sym, ctx: ZCtx, env: dict | None = None):
         vars_ = sym.vars if isinstance(sym, SymState) else sym

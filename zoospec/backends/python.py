@@ -13,6 +13,7 @@ from ..order import ordered
 from . import MissingHandler
 
 _MISSING = object()
+MEMO = "#memo"  # env key of the per-evaluation cache of define calls (not an identifier: no clash with locals)
 
 
 class CallCtx:
@@ -230,7 +231,18 @@ class PyCompiler:
             body = holder.get("fn")
             if body is None:
                 body = holder["fn"] = self.define_fn(name)
-            return body(st, {p: a(st, env) for p, a in zip(params, args)})
+            inner = {p: a(st, env) for p, a in zip(params, args)}
+            memo = env.get(MEMO)
+            if memo is None:
+                return body(st, inner)
+            try:
+                key = (name, tuple(inner.values()))
+                hit = memo.get(key, _MISSING)
+            except TypeError:  # an unhashable argument (a map): no sharing
+                return body(st, {**inner, MEMO: memo})
+            if hit is _MISSING:
+                hit = memo[key] = body(st, {**inner, MEMO: memo})
+            return hit
         return f
 
     def define_fn(self, name):

@@ -47,6 +47,7 @@ class ZCtx:
         self.prefix = prefix
         self._n = 0
         self.memo: dict = {}
+        self._unconditional: dict = {}
 
     @contextlib.contextmanager
     def under(self, cond):
@@ -60,6 +61,11 @@ class ZCtx:
     def oblige(self, cond, reason: str, loc: Loc):
         if cond is TRUE:
             return
+        key = (cond.get_id(), reason)
+        if key in self._unconditional:  # already required everywhere: implied under any guard
+            return
+        if self.guard is TRUE:
+            self._unconditional[key] = cond  # (kept alive so its id stays unique)
         self.obligations.append(Obligation(cond if self.guard is TRUE else z3.Implies(self.guard, cond), reason, loc))
 
     def side(self, cond):
@@ -422,22 +428,29 @@ class ZCompiler:
     # -- calls
     def z_Call(self, e, env, ctx, st):
         params, body = self.defines[e.name]
-        if not params:
-            return self._constant_call(e.name, body, ctx, st)
         args = {p: self.c(a, env, ctx, st) for p, a in zip(params, e.args)}
-        return self.c(body, args, ctx, st)
+        return self._call(e.name, body, args, ctx, st)
 
-    def _constant_call(self, name, body, ctx, st):
-        """A define without parameters has one value per state: build it once per context and
-        re-add its obligations under the guard of each use."""
-        key = (name, id(st))
+    def _call(self, name, body, args, ctx, st):
+        """A define has one value per state and arguments: build it once per context for each
+        distinct argument (terms by identity, plain values by value) and re-add its obligations
+        under the guard of each use. Arguments that are sets, maps or choices are not shared."""
+        keys = []
+        for v in args.values():
+            if isinstance(v, z3.ExprRef):
+                keys.append(("z", v.get_id()))
+            elif isinstance(v, (bool, int, str)):
+                keys.append(("v", v))
+            else:
+                return self.c(body, args, ctx, st)
+        key = ("call", name, id(st), tuple(keys))
         hit = ctx.memo.get(key)
-        if hit is None:
+        if hit is None or hit[2] is not st:
             inner = ZCtx(ctx.prefix)
-            inner._n, inner.sides = ctx._n + 1000, ctx.sides
-            value = self.c(body, {}, inner, st)
+            inner._n, inner.sides, inner.memo = ctx._n + 1000, ctx.sides, ctx.memo
+            value = self.c(body, args, inner, st)
             ctx._n = inner._n
-            hit = ctx.memo[key] = (value, inner.obligations, st)
+            hit = ctx.memo[key] = (value, inner.obligations, st, args)  # args kept alive: their ids stay unique
         for o in hit[1]:
             ctx.oblige(o.cond, o.reason, o.loc)
         return hit[0]
