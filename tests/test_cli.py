@@ -60,3 +60,23 @@ def test_rules_lists_rules_actions_and_readings():
     assert all(x["cite"] and x["says"] for x in out["rules"])
     bad = run("rules", "no-such-game")
     assert bad.returncode == 2 and "no bundled game" in bad.stderr
+
+
+def test_score_prints_every_scoring_line(tmp_path):
+    state = {"extension_bought": False,
+             "kind": {"pen4": "camel", "pen5": "zebra", "pen6": "panda", "extension": "camel"},
+             "animals": {"pen4": 4, "pen5": 4, "pen6": 3, "extension": 0},
+             "stalls": {"pen4": [], "pen5": [], "pen6": ["food"], "extension": []},
+             "barn_species": ["leopard", "flamingo"], "barn_stalls": ["drinks"]}
+    f = tmp_path / "zoo.json"
+    f.write_text(json.dumps(state))
+    r = run("score", "zooloretto", str(f), "--json")
+    assert r.returncode == 0, r.stderr
+    lines = json.loads(r.stdout)["lines"]
+    total = next(ln for ln in lines if ln["rule"] == "zlr.score.total")
+    assert total["points"] == 9 and total["cite"].startswith("zooloretto-fr.txt")
+    strict = json.loads(run("score", "zooloretto", str(f), "--json", "--reading", "near_full_needs_stall=near_full_too").stdout)
+    assert next(ln for ln in strict["lines"] if ln["rule"] == "zlr.score.total")["points"] == 4
+    f.write_text("{}")
+    bad = run("score", "zooloretto", str(f))
+    assert bad.returncode == 2 and "missing state variable" in bad.stderr

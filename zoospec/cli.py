@@ -88,6 +88,38 @@ def cmd_rules(args) -> int:
     return 0
 
 
+def cmd_score(args) -> int:
+    """Every scoring rule of a game on one state, line by line, with the rule behind each."""
+    from .errors import StateError, Undefined
+    from .solvers.symbolic import param_values
+    try:
+        g = cli_analysis.load_game(args.game, args.reading)
+        state = g.state_from_json(json.loads(Path(args.state).read_text(encoding="utf-8")))
+    except SpecError as e:
+        print(str(e), file=sys.stderr)
+        return 2
+    except (StateError, OSError, ValueError) as e:
+        print(f"zoospec score: {args.state}: {e}", file=sys.stderr)
+        return 2
+    lines = []
+    for r in g.rules.values():
+        if r.kind != "scoring":
+            continue
+        for a in param_values(g, r.params):
+            try:
+                v = r.holds(state, **a)
+            except Undefined as e:
+                v = f"undefined ({e.reason})"
+            lines.append({"rule": r.id, "args": a, "points": v, "says": r.says, "cite": str(r.cite)})
+    if args.json:
+        print(json.dumps({"game": g.id, "readings": g.chosen, "lines": lines}, indent=2))
+        return 0
+    for ln in lines:
+        args_txt = "(" + ", ".join(f"{k}={v}" for k, v in ln["args"].items()) + ")" if ln["args"] else ""
+        print(f"{str(ln['points']):>6}  {ln['rule']}{args_txt}  — {ln['says']}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="zoospec", description="Executable, machine-checked rules for zoo board games.")
     sub = ap.add_subparsers(dest="cmd")
@@ -102,6 +134,12 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("game")
     r.add_argument("--json", action="store_true")
     r.set_defaults(fn=cmd_rules)
+    sc = sub.add_parser("score", help="every scoring rule of a game on a state (JSON), line by line")
+    sc.add_argument("game")
+    sc.add_argument("state", help="a state in the game's JSON format (zoospec state-schema GAME)")
+    sc.add_argument("--reading", action="append", metavar="ID=CHOICE")
+    sc.add_argument("--json", action="store_true")
+    sc.set_defaults(fn=cmd_score)
     cli_pack.add_parser(sub)
     cli_analysis.add_parsers(sub)
     args = ap.parse_args(argv)
