@@ -113,10 +113,11 @@ def transition(q, game, action, pre: int, post: int, args):
 
 def _move(game, claim, timeout) -> Verdict:
     method = "Z3 over every legal move from every state satisfying the invariants"
-    if not game.actions:
+    moves = _actions(game, claim)
+    if not moves:
         return Verdict(claim.id, "holds", claim.expect, method, "the spec has no actions: there is no move")
     deadline = None if timeout is None else time.monotonic() + timeout
-    for a in game.actions.values():
+    for a in moves:
         q = Query(game, 2, timeout)
         cargs, _ = q.args(claim.params, "c")
         aargs, _ = q.args(a.params, "a")
@@ -143,7 +144,12 @@ def _move(game, claim, timeout) -> Verdict:
             post = game.apply(pre, a.id, aa)
             return Verdict(claim.id, "fails", claim.expect, method, f"counterexample: after {a.id} the body fails",
                            Trace(game, [pre, post], [Step(a.id, aa)], ca, {"finding": f"claim {claim.id} fails"}))
-    return Verdict(claim.id, "holds", claim.expect, method, f"no counterexample for any of {len(game.actions)} actions (UNSAT)")
+    return Verdict(claim.id, "holds", claim.expect, method, f"no counterexample for any of {len(moves)} actions (UNSAT)")
+
+
+def _actions(game, claim):
+    """The actions a move or play claim is about: those it names, else all."""
+    return [game.actions[a] for a in claim.actions] if claim.actions else list(game.actions.values())
 
 
 # ------------------------------------------------------------------ over: play
@@ -167,7 +173,7 @@ def _play(game, claim, timeout) -> Verdict:
     k = int(claim.bound.get("steps", DEFAULT_STEPS))
     method = f"bounded model checking with Z3: one symbolic state per step, up to {k} steps"
     deadline = None if timeout is None else time.monotonic() + timeout
-    actions = list(game.actions.values())
+    actions = _actions(game, claim)
     for depth in range(0, k + 1):
         q = Query(game, depth + 1, timeout)
         cargs, _ = q.args(claim.params, "c")

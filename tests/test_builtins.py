@@ -104,3 +104,27 @@ def _compiled(g, r):
 def test_brute_force_helper_is_sane():
     assert brute_components({(0, 0), (0, 1), (2, 2)}, 3, 3) == 2
     assert list(itertools.islice(polyominoes(2), 5)) == [Shape(((0, 0), (0, 1)))]
+
+
+def test_cells_at_enumerates_exactly_the_placements():
+    """Every orientation number at every position, kept where the whole shape lies on the board,
+    gives the same placements as `placements` — the two built-ins describe one geometry."""
+    from zoospec.backends.python import CallCtx
+    from zoospec.builtins import REGISTRY
+    from zoospec.domains import Domains, GridDomain
+
+    doms = Domains()
+    g = doms.add(GridDomain("cell", [(r, c) for r in range(4) for c in range(5)]))
+    board = {pos: a for a, pos in g.pos.items() if pos != (0, 0)}
+    ctx = CallCtx(doms, [], None)
+    for rows in (["##", "#."], ["###", ".#."], ["##.", ".##"], ["#"], ["####"]):
+        s = Shape.from_rows(rows)
+        for mirror in (True, False):
+            got = set()
+            for o in range(9):
+                for r in range(-1, 5):
+                    for c in range(-1, 6):
+                        cells = REGISTRY["cells_at"].py([s, o, r, c], {"grid": "cell", "mirror": mirror}, ctx)
+                        if len(cells) == s.size and all(g.pos[x] in board for x in cells):
+                            got.add(frozenset(cells))
+            assert got == set(placements(s, board, mirror)), rows

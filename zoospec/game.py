@@ -94,6 +94,7 @@ class Claim:
     expect: str
     bound: dict
     loc: Loc
+    actions: tuple[str, ...] = ()  # for move and play: only these (empty: every action)
 
 
 class Game:
@@ -698,8 +699,12 @@ class Loader:
             body = self.expr(c["body"], p + ("body",), sc, cid, BOOL)
             if body is None or ("given" in c and given is None):
                 continue
+            for aid in c.get("actions", []):
+                if aid not in self.g.actions:
+                    self.err(p + ("actions",), f"claim names action '{aid}', which the spec does not define{suggest(aid, self.g.actions)}", cid)
             self.g.claims[cid] = Claim(cid, c["says"], self.cite(c.get("cite"), p), c.get("over", "state"), params, given, body,
-                                       c.get("expect", "holds"), c.get("bound", {}), self.doc.loc(p, cid))
+                                       c.get("expect", "holds"), c.get("bound", {}), self.doc.loc(p, cid),
+                                       tuple(c.get("actions", ())))
 
 
 class _Failed(Exception):

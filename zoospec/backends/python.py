@@ -227,6 +227,9 @@ class PyCompiler:
         name = e.name
         holder = {}
 
+        if not params:
+            return self._state_call(name)
+
         def f(st, env):
             body = holder.get("fn")
             if body is None:
@@ -243,6 +246,31 @@ class PyCompiler:
             if hit is _MISSING:
                 hit = memo[key] = body(st, {**inner, MEMO: memo})
             return hit
+        return f
+
+    def _state_call(self, name):
+        """A define without parameters is a function of the state alone: its value is kept for as
+        long as every state variable it reads is the very same immutable value (a new state, or a
+        variable replaced, recomputes it; maps and records, which could change in place, are never
+        trusted)."""
+        reads = sorted(ir.state_vars_read(self.defines[name][1], self.defines))
+        cache: dict = {}
+
+        def f(st, env):
+            memo = env.get(MEMO)
+            if memo is not None and name in memo:  # already computed in this evaluation
+                return memo[name]
+            vals = tuple(st[v] for v in reads)
+            hit = cache.get("entry")
+            if hit is not None and len(hit[0]) == len(vals) and all(a is b for a, b in zip(hit[0], vals)):
+                value = hit[1]
+            else:
+                value = self.define_fn(name)(st, {} if memo is None else {MEMO: memo})
+                if all(isinstance(v, (frozenset, int, str, bool, tuple)) for v in vals):
+                    cache["entry"] = (vals, value)  # holds the values: their identities cannot be reused
+            if memo is not None:
+                memo[name] = value
+            return value
         return f
 
     def define_fn(self, name):

@@ -75,10 +75,10 @@ def ite(cond, a, b):
     if isinstance(a, ZRec) and isinstance(b, ZRec):
         return ZRec({n: ite(cond, a.fields[n], b.fields[n]) for n in a.fields})
     opts = []
-    for c, v in _options(a):
+    for c, v in alternatives(a):
         opts.append((cond if c is TRUE else z3.And(cond, c), v))
     neg = z3.Not(cond)
-    for c, v in _options(b):
+    for c, v in alternatives(b):
         opts.append((neg if c is TRUE else z3.And(neg, c), v))
     return Choice(opts)
 
@@ -89,7 +89,7 @@ def _bite(c, x, y):
     return z3.If(c, x, y)
 
 
-def _options(v):
+def alternatives(v):
     if isinstance(v, Choice):
         return v.options
     return [(TRUE, v)]
@@ -107,7 +107,7 @@ def lift(fn, *args):
     """Apply fn to concrete alternatives of any `Choice` arguments and merge the results."""
     if not any(isinstance(a, Choice) for a in args):
         return fn(*args)
-    alts = [_options(a) for a in args]
+    alts = [alternatives(a) for a in args]
     pairs = []
     for combo in itertools.product(*alts):
         cond = z3.And([c for c, _ in combo])

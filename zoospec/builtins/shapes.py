@@ -1,10 +1,13 @@
-"""Polyomino built-ins: orientations, placements on a board mask, size."""
+"""Polyomino built-ins: orientations, placements on a board mask, size, and the cells one
+orientation covers at a given position (cells_at)."""
 from __future__ import annotations
+
+from functools import lru_cache
 
 import z3
 
-from ..types import INT, SHAPE, SetT, ShapeT
-from ..backends.zvalues import ZSet, lift
+from ..types import INT, SHAPE, AtomT, IntT, SetT, ShapeT
+from ..backends.zvalues import ZSet, alternatives, lift, select
 from . import BuiltinDef, BuiltinError, grid_of, register
 from .polyomino import orientations, placements
 
@@ -83,3 +86,66 @@ class Placements(BuiltinDef):
         return lift(lambda s: placements(s, mask, options.get("mirror", True)), args[0])
 
 
+
+
+def _ordered(shape, mirror):
+    """The shape's distinct orientations in a fixed order (orientation numbers index it)."""
+    return _ordered_cached(shape, mirror)
+
+
+@lru_cache(maxsize=4096)
+def _ordered_cached(shape, mirror):
+    return tuple(sorted(orientations(shape, mirror)))
+
+
+@register
+class CellsAt(BuiltinDef):
+    name = "cells_at"
+    signature = ("cells_at(s: shape, o: int, r: int, c: int, grid=D, mirror=true) -> set[D] — the cells of grid D "
+                 "covered by orientation number o of s (0-based; turns and flips, distinct, in a fixed order) laid "
+                 "with its top-left corner at row r, column c; cells off the grid are left out, and an orientation "
+                 "number the shape does not have covers nothing")
+    options = {"grid": None, "mirror": True}
+
+    def check(self, args, options, domains):
+        from ..domains import GridDomain
+
+        if len(args) != 4 or not isinstance(args[0], ShapeT) or any(not isinstance(t, IntT) for t in args[1:]):
+            raise BuiltinError("cells_at takes a shape, an orientation number, a row and a column, and grid=<grid domain>")
+        g = options.get("grid")
+        if not isinstance(g, str) or g not in domains or not isinstance(domains[g], GridDomain):
+            raise BuiltinError("cells_at needs grid=<name of a grid domain>")
+        _mirror(options)
+        return SetT(AtomT(g))
+
+    def py(self, args, options, ctx):
+        s, o, r, c = args
+        g = ctx.domains[options["grid"]]
+        ors = _ordered(s, options.get("mirror", True))
+        if not 0 <= o < len(ors):
+            return frozenset()
+        return frozenset(g.at[(r + dr, c + dc)] for dr, dc in ors[o].cells if (r + dr, c + dc) in g.at)
+
+    def z3(self, args, options, ctx):
+        """Compact: the i-th covered cell's offset is chosen by (shape alternative, orientation)
+        once, then each grid cell asks whether one of the at most n offsets lands on it — cells x
+        n terms, not cells x shapes x orientations."""
+        s, o, r, c = args
+        g = ctx.domains[options["grid"]]
+        mirror = options.get("mirror", True)
+        picks = []  # (condition, offsets)
+        for cond, shape in alternatives(s):
+            for j, ori in enumerate(_ordered(shape, mirror)):
+                picks.append((z3.And(cond, o == j), ori.cells))
+        n = max((len(cells) for _, cells in picks), default=0)
+        slots = []
+        for i in range(n):
+            have = [(p, cells[i]) for p, cells in picks if i < len(cells)]
+            valid = z3.simplify(z3.Or([p for p, _ in have]))
+            dr = select([(p, z3.IntVal(x[0])) for p, x in have[:-1]], z3.IntVal(have[-1][1][0]))
+            dc = select([(p, z3.IntVal(x[1])) for p, x in have[:-1]], z3.IntVal(have[-1][1][1]))
+            slots.append((valid, z3.simplify(r + dr), z3.simplify(c + dc)))
+        bits = {}
+        for a, (row, col) in g.pos.items():
+            bits[g.code(a)] = z3.Or([z3.And(v, pr == row, pc == col) for v, pr, pc in slots] or [z3.BoolVal(False)])
+        return ZSet(list(bits), bits)
