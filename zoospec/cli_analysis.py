@@ -74,6 +74,16 @@ def add_parsers(sub):
     p.add_argument("trace")
     p.add_argument("--json", action="store_true")
     p.set_defaults(fn=cmd_replay)
+    p = sub.add_parser("play", help="play a game from a start state with legal moves only (random with a seed, or chosen)")
+    p.add_argument("game")
+    p.add_argument("--state", required=True, help="the start state, in the game's JSON format")
+    p.add_argument("--reading", action="append", metavar="ID=CHOICE")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--steps", type=int, default=200, help="stop after this many moves")
+    p.add_argument("--interactive", action="store_true", help="choose each move from the listed legal moves")
+    p.add_argument("--trace", metavar="FILE", help="save the game as an ITF trace (zoospec replay re-checks it)")
+    p.add_argument("--quiet", action="store_true", help="only the moves and the end, not every state")
+    p.set_defaults(fn=cmd_play)
     p = sub.add_parser("tour", help="every bundled game: validate, check, ambiguities, fixtures, coverage")
     common(p, game=False)
     p.add_argument("--games", nargs="*", help="only these games")
@@ -236,6 +246,38 @@ def cmd_replay(args) -> int:
             print(f"  step {c.index}: {'ok' if c.ok else 'MISMATCH'} — {c.message}")
         print("replays" if all(c.ok for c in checks) else "does not replay")
     return 0 if all(c.ok for c in checks) else 1
+
+
+# ------------------------------------------------------------------ play
+
+@_guard
+def cmd_play(args) -> int:
+    from .solvers import play as playing
+
+    g = load_game(args.game, args.reading)
+    start = g.state_from_json(json.loads(Path(args.state).read_text(encoding="utf-8")))
+
+    def show(i, st, state):
+        print(f"--- move {i}: {st.action} {json.dumps(traces._plain(st.args))}")
+        if not args.quiet:
+            print("\n".join("  " + ln for ln in picture.text(g, state).splitlines()))
+
+    def ask(state, moves):
+        for k, m in enumerate(moves):
+            print(f"  [{k}] {m.action} {json.dumps(traces._plain(m.args))}")
+        while True:
+            answer = input(f"move (0-{len(moves) - 1}): ").strip()
+            if answer.isdigit() and int(answer) < len(moves):
+                return int(answer)
+            print("  not one of the listed moves")
+
+    print("start:")
+    print("\n".join("  " + ln for ln in picture.text(g, start).splitlines()))
+    result = playing.play(g, start, args.seed, args.steps, ask if args.interactive else None, show)
+    if args.trace:
+        traces.save(result.trace, args.trace)
+    print(f"\nended after {len(result.trace.steps)} moves: {result.ended_by}")
+    return 0
 
 
 # ------------------------------------------------------------------ tour

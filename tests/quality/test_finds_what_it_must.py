@@ -175,3 +175,20 @@ def test_the_tour_runs_every_bundled_game(capsys):
     nyz = next(r for r in rows if r["game"] == "new-york-zoo")
     assert nyz["valid"] and nyz["claims"]["holds"] >= 1 and not nyz["unexpected"] and nyz["fixtures"] >= 3
     assert nyz["findings"]["readings-differ"] >= 6
+
+
+def test_play_takes_only_legal_moves_and_stops_by_the_rules(planted, tmp_path):
+    from zoospec.solvers import play
+
+    start = planted.state_from_json({"points": {"ann": 0, "bob": 0}, "over": False})
+    result = play.play(planted, start, seed=3, max_steps=50)
+    assert result.ended_by == "no legal move"          # the planted dead end: both at 3
+    assert result.trace.states[-1]["points"] == {"ann": 3, "bob": 3}
+    assert len(result.trace.steps) == 6 and all(c.ok for c in traces.replay(result.trace))
+    again = play.play(planted, start, seed=3, max_steps=50)
+    assert again.trace.steps == result.trace.steps      # a seed fixes the game
+    f = tmp_path / "start.json"
+    f.write_text(json.dumps({"points": {"ann": 2, "bob": 3}, "over": False}))
+    assert main(["play", str(PLANTED), "--state", str(f), "--seed", "1", "--quiet",
+                 "--trace", str(tmp_path / "g.itf.json")]) == 0
+    assert main(["replay", str(tmp_path / "g.itf.json")]) == 0

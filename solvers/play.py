@@ -1,0 +1,64 @@
+"""Playing a game by its rules: list every legal move of a state, pick one (at random with a seed,
+or by asking), apply it, until an end rule holds, no move is legal, or a step limit.
+
+Nothing here knows a game: legality and effects come from the compiled spec, moves are every
+action with every combination of argument values, in domain order.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from zoospec.errors import Undefined
+
+from .claims import py_ended
+from .symbolic import param_values
+from .traces import Step, Trace
+
+
+def legal_moves(game, state) -> list[Step]:
+    out = []
+    for a in game.actions.values():
+        for args in param_values(game, a.params):
+            try:
+                if game.legal(state, a.id, args):
+                    out.append(Step(a.id, args))
+            except Undefined:
+                continue
+    return out
+
+
+@dataclass
+class PlayResult:
+    trace: Trace
+    ended_by: str
+    moves_considered: list[int] = field(default_factory=list)
+
+
+def play(game, start: dict, seed: int = 0, max_steps: int = 200, choose=None, on_step=None) -> PlayResult:
+    """Play from `start`. `choose(state, moves) -> index` picks a move (default: random with
+    `seed`); `on_step(i, step, state)` sees every state reached."""
+    rng = random.Random(seed)
+    states, steps, considered = [start], [], []
+    while True:
+        s = states[-1]
+        if py_ended(game, s):
+            ended = "an end rule holds"
+            break
+        if len(steps) >= max_steps:
+            ended = f"the step limit ({max_steps})"
+            break
+        moves = legal_moves(game, s)
+        considered.append(len(moves))
+        if not moves:
+            ended = "no legal move"
+            break
+        k = choose(s, moves) if choose else rng.randrange(len(moves))
+        st = moves[k]
+        nxt = game.apply(s, st.action, st.args)
+        steps.append(st)
+        states.append(nxt)
+        if on_step:
+            on_step(len(steps), st, nxt)
+    return PlayResult(Trace(game, states, steps, {}, {"finding": f"a game played with seed {seed}", "ended_by": ended}),
+                 ended, considered)
