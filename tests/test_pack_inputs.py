@@ -145,3 +145,27 @@ def test_pack_command_game_and_counts(capsys):
     assert main(["pack", "--board", "3x20", "--pieces", "pentominoes", "--count", "--up-to-symmetry", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["count"] == 2 and out["exact"] is True
+
+
+# ------------------------------------------------------------------ hostile input: clear errors, never a traceback
+
+def test_hostile_packing_inputs_get_clear_errors(tmp_path, capsys):
+    assert main(["pack", "--board", "999x999", "--pieces", "pentominoes"]) == 2
+    assert "1 to 200 cells" in capsys.readouterr().err
+    blob = tmp_path / "blob.txt"
+    blob.write_bytes(b"\xff\xfe\x00garbage")
+    assert main(["pack", "--board", str(blob), "--pieces", "pentominoes"]) == 2
+    assert "cannot read" in capsys.readouterr().err
+    evil = tmp_path / "evil.yaml"
+    evil.write_text('constraints:\n  - id: side.evil\n    says: code\n    body: "__import__(\'os\').system(\'echo pwned\')"\n')
+    assert main(["pack", "--board", "3x5", "--pieces", "pentominoes", "--constraints", str(evil)]) == 2
+    err = capsys.readouterr().err
+    assert "evil.yaml:4" in err and "pwned" not in capsys.readouterr().out
+    tagged = tmp_path / "tag.yaml"
+    tagged.write_text('constraints: !!python/object/apply:os.system ["echo pwned"]\n')
+    assert main(["pack", "--board", "3x5", "--pieces", "pentominoes", "--constraints", str(tagged)]) == 2
+    assert "tag.yaml" in capsys.readouterr().err
+    assert main(["pack", "--game", "no-such-game", "--players", "2", "--seat", "1"]) == 2
+    assert "no bundled game" in capsys.readouterr().err
+    assert main(["pack", "--game", "new-york-zoo", "--players", "2"]) == 2
+    assert "--seat" in capsys.readouterr().err

@@ -192,3 +192,14 @@ def test_play_takes_only_legal_moves_and_stops_by_the_rules(planted, tmp_path):
     assert main(["play", str(PLANTED), "--state", str(f), "--seed", "1", "--quiet",
                  "--trace", str(tmp_path / "g.itf.json")]) == 0
     assert main(["replay", str(tmp_path / "g.itf.json")]) == 0
+
+
+def test_analysis_commands_refuse_bad_specs_cleanly(tmp_path, capsys):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text((HERE / "clean.yaml").read_text().replace('body: "mover == turn"', 'body: "mover == turnn"')
+                   .replace('require: ["mover == turn"]', 'require: ["mover == turnn"]'))
+    for cmd in (["check", str(bad)], ["ambiguities", str(bad)], ["fixtures", str(bad), "--out", str(tmp_path / "fx")]):
+        assert main(cmd) == 2
+        err = capsys.readouterr().err
+        assert "bad.yaml:" in err and "turnn" in err and "Traceback" not in err
+    assert main(["replay", str(tmp_path / "missing.json")]) == 2
