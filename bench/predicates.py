@@ -34,7 +34,8 @@ def mid_game(g):
     return g.state_from_json({"seat": "p2s1", "occupied": buildable[:50], "players": 2, "elephant": 11,
                               "stack_left": strip, "placed": [], "species": {e: "meerkat" for e in encs},
                               "animals_in": {e: 0 for e in encs}, "house": {str(h): "meerkat" for h in range(4)},
-                              "house_used": [0, 1], "occupying": False, "pending": encs[0], "added": 0})
+                              "house_used": [0, 1], "occupying": False, "pending": encs[0], "added": 0, "gain": [],
+                              "att_used": {a: 0 for a in g.consts["attraction_count"][1]}})
 
 
 def rate(fn, calls, seconds):
