@@ -13,7 +13,6 @@ gives byte-identical files. Every fixture is re-checked with the Python back end
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 
 import z3
@@ -24,14 +23,7 @@ from zoospec.types import BoolT, IntT, MapT, RecordT, SetT
 from .claims import transition
 from .shrink import shrink
 from .symbolic import Query, confirm, py_value, python_invariants_hold
-from .traces import _plain
-
-
-@dataclass
-class Fixture:
-    subject: str
-    clause: int | None
-    data: dict
+from .traces import plain
 
 
 def _differs_by_one(q) -> z3.BoolRef:
@@ -241,14 +233,14 @@ def generate(game, out_dir: str | Path, seed: int = 0, timeout: float | None = 6
                 if ex:
                     fixtures.append({"id": f"{rule.id}#example", "rule": rule.id, "kind": rule.kind, "clause": None,
                                      "says": rule.says, "cite": _cite(rule.cite), "readings": dict(game.chosen),
-                                     "args": _plain(ex[1]), "note": "the verdict never changes with one change of state",
+                                     "args": plain(ex[1]), "note": "the verdict never changes with one change of state",
                                      "example": {"state": j(ex[0]), "expected": py_value(game, rule.body, *ex)}})
                 continue
             s1, s2, a = pair
             v1, v2 = py_value(game, rule.body, s1, a), py_value(game, rule.body, s2, a)
             fixtures.append({"id": f"{rule.id}#{'all' if ci is None else 'clause' + str(ci + 1)}", "rule": rule.id,
                              "kind": rule.kind, "clause": None if ci is None else ci + 1, "says": rule.says,
-                             "cite": _cite(rule.cite), "readings": dict(game.chosen), "args": _plain(a),
+                             "cite": _cite(rule.cite), "readings": dict(game.chosen), "args": plain(a),
                              "changed": changed(game, s1, s2),
                              "holds" if rule.kind != "scoring" else "first": {"state": j(s1), "expected": v1},
                              "fails" if rule.kind != "scoring" else "second": {"state": j(s2), "expected": v2}})
@@ -263,14 +255,14 @@ def generate(game, out_dir: str | Path, seed: int = 0, timeout: float | None = 6
                 ex = _example(game, action.params, None, timeout, seed, action.id) if ci is None else None
                 if ex:
                     found.append({"id": f"{action.id}#example", "action": action.id, "says": action.says,
-                                  "cite": _cite(action.cite), "readings": dict(game.chosen), "args": _plain(ex[1]),
+                                  "cite": _cite(action.cite), "readings": dict(game.chosen), "args": plain(ex[1]),
                                   "legal": {"state": j(ex[0]), "expected_legal": True,
                                             "expected_after": j(game.apply(ex[0], action.id, ex[1]))}})
                 continue
             s1, s2, a = pair
             found.append({"id": f"{action.id}#{'legality' if ci is None else 'require' + str(ci + 1)}",
                           "action": action.id, "clause": None if ci is None else ci + 1, "says": action.says,
-                          "cite": _cite(action.cite), "readings": dict(game.chosen), "args": _plain(a),
+                          "cite": _cite(action.cite), "readings": dict(game.chosen), "args": plain(a),
                           "changed": changed(game, s1, s2),
                           "legal": {"state": j(s1), "expected_legal": True, "expected_after": j(game.apply(s1, action.id, a))},
                           "illegal": {"state": j(s2), "expected_legal": False}})

@@ -13,6 +13,8 @@ from html import escape
 from zoospec.domains import GridDomain
 from zoospec.types import AtomT, MapT, SetT
 
+from .traces import plain
+
 
 def _grid(game, t):
     if isinstance(t, SetT) and isinstance(t.elem, AtomT):
@@ -38,14 +40,6 @@ def _rows(d: GridDomain, mark):
     return out
 
 
-def _plain(v):
-    if isinstance(v, (set, frozenset)):
-        return sorted(_plain(x) for x in v)
-    if isinstance(v, dict):
-        return {str(k): _plain(x) for k, x in v.items()}
-    return v
-
-
 def text(game, state: dict) -> str:
     out = []
     for n, t in game.state_types.items():
@@ -68,7 +62,7 @@ def text(game, state: dict) -> str:
             if not any(v.values()):
                 out.append(f"{n}: all empty")
             continue
-        out.append(f"{n} = {json.dumps(_plain(v))}")
+        out.append(f"{n} = {json.dumps(plain(v))}")
     return "\n".join(out)
 
 
@@ -95,7 +89,7 @@ def svg(game, state: dict, title: str = "", cell: int = 16) -> str:
             width = max(width, 2 * pad + cell * max((len(r) for r in rows), default=0))
             y += cell * len(rows) + 8
         else:
-            line = f"{n} = {json.dumps(_plain(v))}"
+            line = f"{n} = {json.dumps(plain(v))}"
             for k in range(0, len(line), 90):
                 parts.append(f'<text x="{pad}" y="{y + 12}" font-family="monospace" font-size="12">{escape(line[k:k + 90])}</text>')
                 y += 16
@@ -108,13 +102,13 @@ def trace_text(trace) -> str:
     """Every state of a trace, with the move between each two."""
     out = []
     if trace.params:
-        out.append(f"parameters: {json.dumps(_plain(trace.params))}")
+        out.append(f"parameters: {json.dumps(plain(trace.params))}")
     for i, s in enumerate(trace.states):
         if i > 0:
             st = trace.steps[i - 1]
             a = trace.game.actions.get(st.action)
             where = f" ({a.loc.file}:{a.loc.line})" if a is not None else ""
-            out.append(f"--- move {i}: {st.action} {json.dumps(_plain(st.args))}{where}")
+            out.append(f"--- move {i}: {st.action} {json.dumps(plain(st.args))}{where}")
             rules = [trace.game.rules[r] for r, _ in (a.requires if a else []) if r in trace.game.rules]
             if rules:
                 out.append("    by " + ", ".join(f"{r.id} ({r.loc.file}:{r.loc.line})" for r in rules))

@@ -45,18 +45,19 @@ class Trace:
             m = {"index": i}
             if i > 0:
                 st = self.steps[i - 1]
-                m.update(action=st.action, args=_plain(st.args))
+                m.update(action=st.action, args=plain(st.args))
             states.append({"#meta": m, **{n: to_itf(s[n], t, g.domains) for n, t in g.state_types.items()}})
         return {"#meta": {"format": "ITF", "format-description": FORMAT_URL, "source": str(g.file), "game": g.id,
                           "readings": dict(g.chosen), "switches": dict(g.switches), **self.meta},
-                "params": _plain(self.params), "vars": list(g.state_types), "states": states}
+                "params": plain(self.params), "vars": list(g.state_types), "states": states}
 
 
-def _plain(v):
+def plain(v):
+    """A Python value as plain JSON data: sets as sorted lists, map keys as strings."""
     if isinstance(v, dict):
-        return {str(k): _plain(x) for k, x in v.items()}
+        return {str(k): plain(x) for k, x in v.items()}
     if isinstance(v, (set, frozenset)):
-        return sorted(_plain(x) for x in v)
+        return sorted(plain(x) for x in v)
     return v
 
 
@@ -137,7 +138,7 @@ def replay(trace: Trace) -> list[StepCheck]:
             diff = [n for n in g.state_types if got[n] != post[n]]
             out.append(StepCheck(i + 1, False, f"{st.action} leads elsewhere: {', '.join(diff)} differ"))
         else:
-            out.append(StepCheck(i + 1, True, f"{st.action} {json.dumps(_plain(st.args))} legal; effect matches"))
+            out.append(StepCheck(i + 1, True, f"{st.action} {json.dumps(plain(st.args))} legal; effect matches"))
     return out
 
 

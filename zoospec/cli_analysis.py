@@ -258,13 +258,13 @@ def cmd_play(args) -> int:
     start = g.state_from_json(json.loads(Path(args.state).read_text(encoding="utf-8")))
 
     def show(i, st, state):
-        print(f"--- move {i}: {st.action} {json.dumps(traces._plain(st.args))}")
+        print(f"--- move {i}: {st.action} {json.dumps(traces.plain(st.args))}")
         if not args.quiet:
             print("\n".join("  " + ln for ln in picture.text(g, state).splitlines()))
 
     def ask(state, moves):
         for k, m in enumerate(moves):
-            print(f"  [{k}] {m.action} {json.dumps(traces._plain(m.args))}")
+            print(f"  [{k}] {m.action} {json.dumps(traces.plain(m.args))}")
         while True:
             answer = input(f"move (0-{len(moves) - 1}): ").strip()
             if answer.isdigit() and int(answer) < len(moves):
