@@ -35,7 +35,8 @@ def mid_game(g):
                               "stack_left": strip, "placed": [], "species": {e: "meerkat" for e in encs},
                               "animals_in": {e: 0 for e in encs}, "house": {str(h): "meerkat" for h in range(4)},
                               "house_used": [0, 1], "occupying": False, "pending": encs[0], "added": 0, "gain": [],
-                              "att_used": {a: 0 for a in g.consts["attraction_count"][1]}})
+                              "att_used": {a: 0 for a in g.consts["attraction_count"][1]}, "breeding": [], "bred": [],
+                              "bonus_used": False, "kept": []})
 
 
 def rate(fn, calls, seconds):

@@ -45,7 +45,8 @@ def test_state_schema_validates_a_state():
     ok = {"seat": "p2s1", "occupied": ["0,13"], "players": 2, "elephant": 11, "stack_left": strip, "placed": [],
           "species": {e: "fox" for e in encs}, "animals_in": {e: 0 for e in encs}, "house": {str(h): "fox" for h in range(4)},
           "house_used": [], "occupying": False, "pending": "enc1", "added": 0, "gain": [],
-          "att_used": {k: 0 for k in schema["properties"]["att_used"]["required"]}}
+          "att_used": {k: 0 for k in schema["properties"]["att_used"]["required"]}, "breeding": [], "bred": [],
+          "bonus_used": False, "kept": []}
     jsonschema.validate(ok, schema)
     try:
         jsonschema.validate({**ok, "seat": "p9s9"}, schema)
