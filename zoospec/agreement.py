@@ -97,7 +97,12 @@ class Compiled:
         """The Z3 side's value on a concrete state and arguments, as a Python value."""
         binding = self.binding(state, args)
         if not self.ctx.sides:
+            direct = {var.get_id(): val for var, val in binding}
+
             def ev(t):
+                hit = direct.get(t.get_id())
+                if hit is not None:  # a leaf the effect left alone: its bound value, no substitution
+                    return hit
                 v = z3.simplify(z3.substitute(t, *binding)) if binding else z3.simplify(t)
                 if not (z3.is_true(v) or z3.is_false(v) or z3.is_int_value(v)):
                     raise InternalError(f"{self.item.label}: Z3 term does not reduce to a constant on a concrete state: {v}")
