@@ -26,9 +26,8 @@ from zoospec import ir
 from zoospec.backends.z3 import zequal
 from zoospec.errors import Undefined
 
-from .claims import ended, py_ended, transition
 from .shrink import shrink
-from .symbolic import UNDEFINED, Query, confirm, param_values, py_value, python_invariants_hold
+from .symbolic import UNDEFINED, Query, confirm, param_values, py_ended, py_value, python_invariants_hold
 from .traces import Trace
 
 MAX_ENUMERATED_ARGS = 4096
@@ -137,8 +136,8 @@ def _differ(game, ga, gb, kind, sid, rd, a, b, timeout) -> Finding:
         conds.append(z3.Or(da != db, z3.And(da, db, z3.Not(zequal(va, vb)))))
     else:
         la, lb = q.holds(ga.legal_expr(sid), 0, args, ga), q.holds(gb.legal_expr(sid), 0, args, gb)
-        ta = transition(q, ga, sid, 0, 1, args)
-        tb = transition(q, gb, sid, 0, 2, args)
+        ta = q.transition(sid, 0, 1, args, ga)
+        tb = q.transition(sid, 0, 2, args, gb)
         conds.append(z3.Or(la != lb, z3.And(ta, tb, z3.Not(q.syms[1].equal(q.syms[2])))))
     r, m = q.solve(*conds)
     what = {"reading": "the reading itself", "rule": f"rule {sid}", "action": f"action {sid}"}[kind]
@@ -288,7 +287,7 @@ def dead_ends(game, timeout) -> list[Finding]:
     out = []
     t0 = time.monotonic()
     q = Query(game, 1, timeout)
-    r, m = q.solve(q.invariants(0), z3.Not(ended(q, game, 0)), _no_move(q, game))
+    r, m = q.solve(q.invariants(0), z3.Not(q.ended(0)), _no_move(q, game))
     if r == "sat":
         def keeps(s):
             return python_invariants_hold(game, s) and not py_ended(game, s) and not _py_has_move(game, s)

@@ -20,10 +20,8 @@ from dataclasses import dataclass, field
 
 import z3
 
-from zoospec.backends.z3 import ZCtx
-
 from .shrink import shrink
-from .symbolic import Query, confirm, param_values, py_value, python_invariants_hold
+from .symbolic import Query, confirm, py_ended, py_value, python_invariants_hold
 from .traces import Step, Trace, replay
 
 DEFAULT_STEPS = 3
@@ -104,13 +102,6 @@ def _state(game, claim, timeout) -> Verdict:
 
 # ------------------------------------------------------------------ over: move
 
-def transition(q, game, action, pre: int, post: int, args):
-    ctx = ZCtx(f"tr{pre}")
-    t = game.transition(q.syms[pre], q.syms[post], action, args, ctx)
-    q.facts.extend(ctx.sides)
-    return t
-
-
 def _move(game, claim, timeout) -> Verdict:
     method = "Z3 over every legal move from every state satisfying the invariants"
     moves = _actions(game, claim)
@@ -121,7 +112,7 @@ def _move(game, claim, timeout) -> Verdict:
         q = Query(game, 2, timeout)
         cargs, _ = q.args(claim.params, "c")
         aargs, _ = q.args(a.params, "a")
-        conds = [q.invariants(0), transition(q, game, a.id, 0, 1, aargs)] + _given_and_not_body(q, claim, cargs, 0, 1)
+        conds = [q.invariants(0), q.transition(a.id, 0, 1, aargs)] + _given_and_not_body(q, claim, cargs, 0, 1)
         r, m = q.solve(*conds, deadline=deadline)
         if r == "unknown":
             return Verdict(claim.id, "unknown", claim.expect, method, f"Z3 gave up on {a.id}: {m}")
@@ -154,21 +145,6 @@ def _actions(game, claim):
 
 # ------------------------------------------------------------------ over: play
 
-def ended(q, game, i):
-    ends = []
-    for r in game.rules.values():
-        if r.kind == "end" and r.body is not None:
-            for args in param_values(game, r.params):
-                ends.append(q.holds(r.body, i, game._zargs(r.params, args)))
-    return z3.Or(ends) if ends else z3.BoolVal(False)
-
-
-def py_ended(game, state) -> bool:
-    return any(py_value(game, r.body, state, args) is True
-               for r in game.rules.values() if r.kind == "end" and r.body is not None
-               for args in param_values(game, r.params))
-
-
 def _play(game, claim, timeout) -> Verdict:
     k = int(claim.bound.get("steps", DEFAULT_STEPS))
     method = f"bounded model checking with Z3: one symbolic state per step, up to {k} steps"
@@ -184,10 +160,10 @@ def _play(game, claim, timeout) -> Verdict:
         for i in range(depth):
             pick = z3.Int(f"pick{i}")
             picks.append(pick)
-            conds += [pick >= 0, pick < len(actions), z3.Not(ended(q, game, i))]
+            conds += [pick >= 0, pick < len(actions), z3.Not(q.ended(i))]
             for j, a in enumerate(actions):
                 aargs, _ = q.args(a.params, f"step{i}_{j}_")
-                conds.append(z3.Implies(pick == j, transition(q, game, a.id, i, i + 1, aargs)))
+                conds.append(z3.Implies(pick == j, q.transition(a.id, i, i + 1, aargs)))
         if depth and not actions:
             break
         v, d = q.term(claim.body, depth, cargs)

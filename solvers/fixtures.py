@@ -20,7 +20,6 @@ import z3
 from zoospec import ir
 from zoospec.types import BoolT, IntT, MapT, RecordT, SetT
 
-from .claims import transition
 from .shrink import shrink
 from .symbolic import Query, confirm, py_value, python_invariants_hold
 from .traces import plain
@@ -160,7 +159,7 @@ def _action_pairs(game, action, timeout, seed):
         args, _ = q.args(action.params)
         legal = game.legal_expr(action.id)
         conds = [q.invariants(0), q.invariants(1), q.holds(legal, 0, args), z3.Not(q.holds(legal, 1, args)),
-                 _differs_by_one(q), transition(q, game, action.id, 0, 2, args)]
+                 _differs_by_one(q), q.transition(action.id, 0, 2, args)]
         if clause is not None:
             conds.append(z3.Not(q.holds(clause, 1, args)))
         r, m = q.solve(*conds)
@@ -194,7 +193,7 @@ def _example(game, params, expr, timeout, seed, action=None):
     args, _ = q.args(params)
     conds = [q.invariants(0)]
     if action:
-        conds += [q.holds(game.legal_expr(action), 0, args), transition(q, game, action, 0, 1, args)]
+        conds += [q.holds(game.legal_expr(action), 0, args), q.transition(action, 0, 1, args)]
     else:
         conds.append(q.term(expr, 0, args)[1])
     r, m = q.solve(*conds)

@@ -11,8 +11,7 @@ from dataclasses import dataclass, field
 
 from zoospec.errors import Undefined
 
-from .claims import py_ended
-from .symbolic import param_values
+from .symbolic import param_values, py_ended
 from .traces import Step, Trace
 
 

@@ -36,10 +36,6 @@ def py_value(game, expr, state, args=None):
         return UNDEFINED
 
 
-def invariant_rules(game):
-    return [r for r in game.rules.values() if r.kind == "invariant" and r.body is not None]
-
-
 def param_values(game, params) -> list[dict]:
     """Every combination of finite parameter values (in domain order)."""
     pools = []
@@ -56,12 +52,21 @@ def param_values(game, params) -> list[dict]:
     return [dict(zip([n for n, _ in params], combo)) for combo in itertools.product(*pools)]
 
 
+def _py_rule_values(game, kind, state):
+    """The value of every rule of one kind on a state, for every value of its parameters."""
+    for r in game.rules.values():
+        if r.kind == kind and r.body is not None:
+            for args in param_values(game, r.params):
+                yield py_value(game, r.body, state, args)
+
+
 def python_invariants_hold(game, state) -> bool:
-    for r in invariant_rules(game):
-        for args in param_values(game, r.params):
-            if py_value(game, r.body, state, args) is not True:
-                return False
-    return True
+    return all(v is True for v in _py_rule_values(game, "invariant", state))
+
+
+def py_ended(game, state) -> bool:
+    """Some end rule holds: the game is over and nobody moves."""
+    return any(v is True for v in _py_rule_values(game, "end", state))
 
 
 class Query:
@@ -100,13 +105,27 @@ class Query:
         v, d = self.term(expr, state_index, args, game)
         return z3.And(d, v)
 
+    def _rules(self, kind, state_index):
+        return [self.holds(r.body, state_index, self.game._zargs(r.params, args))
+                for r in self.game.rules.values() if r.kind == kind and r.body is not None
+                for args in param_values(self.game, r.params)]
+
     def invariants(self, state_index: int = 0):
         """Every invariant rule holds (for every value of its parameters)."""
-        out = []
-        for r in invariant_rules(self.game):
-            for args in param_values(self.game, r.params):
-                out.append(self.holds(r.body, state_index, self.game._zargs(r.params, args)))
+        out = self._rules("invariant", state_index)
         return z3.And(out) if out else z3.BoolVal(True)
+
+    def ended(self, state_index: int = 0):
+        """Some end rule holds."""
+        out = self._rules("end", state_index)
+        return z3.Or(out) if out else z3.BoolVal(False)
+
+    def transition(self, action: str, pre: int, post: int, args, game=None):
+        """The action taken from state `pre` to state `post`: legal, defined, post = effect."""
+        ctx = ZCtx(f"tr{pre}")
+        t = (game or self.game).transition(self.syms[pre], self.syms[post], action, args, ctx)
+        self.facts.extend(ctx.sides)
+        return t
 
     def solve(self, *conds, deadline: float | None = None):
         """('sat', Model) | ('unsat', None) | ('unknown', reason)."""
