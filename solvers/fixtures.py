@@ -208,6 +208,16 @@ def _example(game, params, expr, timeout, seed, action=None):
     return s, a
 
 
+def _head(game, key: str, obj, tag: str, clause, args) -> dict:
+    """The fields every fixture starts with: what it tests, where the rulebook says so, under
+    which readings, with which arguments."""
+    out = {"id": f"{obj.id}#{tag}", key: obj.id}
+    if key == "rule":
+        out["kind"] = obj.kind
+    return {**out, "clause": clause, "says": obj.says, "cite": _cite(obj.cite), "readings": dict(game.chosen),
+            "args": plain(args)}
+
+
 def _cite(c):
     return None if c is None else {"file": c.file, "section": c.section, "sentence": list(c.sentence)}
 
@@ -230,16 +240,14 @@ def generate(game, out_dir: str | Path, seed: int = 0, timeout: float | None = 6
                 index["no_boundary"].append({"rule": rule.id, "clause": None if ci is None else ci + 1, "why": why})
                 ex = _example(game, rule.params, rule.body, timeout, seed) if ci is None else None
                 if ex:
-                    fixtures.append({"id": f"{rule.id}#example", "rule": rule.id, "kind": rule.kind, "clause": None,
-                                     "says": rule.says, "cite": _cite(rule.cite), "readings": dict(game.chosen),
-                                     "args": plain(ex[1]), "note": "the verdict never changes with one change of state",
+                    fixtures.append({**_head(game, "rule", rule, "example", None, ex[1]),
+                                     "note": "the verdict never changes with one change of state",
                                      "example": {"state": j(ex[0]), "expected": py_value(game, rule.body, *ex)}})
                 continue
             s1, s2, a = pair
             v1, v2 = py_value(game, rule.body, s1, a), py_value(game, rule.body, s2, a)
-            fixtures.append({"id": f"{rule.id}#{'all' if ci is None else 'clause' + str(ci + 1)}", "rule": rule.id,
-                             "kind": rule.kind, "clause": None if ci is None else ci + 1, "says": rule.says,
-                             "cite": _cite(rule.cite), "readings": dict(game.chosen), "args": plain(a),
+            clause = None if ci is None else ci + 1
+            fixtures.append({**_head(game, "rule", rule, "all" if ci is None else f"clause{clause}", clause, a),
                              "changed": changed(game, s1, s2),
                              "holds" if rule.kind != "scoring" else "first": {"state": j(s1), "expected": v1},
                              "fails" if rule.kind != "scoring" else "second": {"state": j(s2), "expected": v2}})
@@ -253,15 +261,13 @@ def generate(game, out_dir: str | Path, seed: int = 0, timeout: float | None = 6
                 index["no_boundary"].append({"action": action.id, "clause": None if ci is None else ci + 1, "why": why})
                 ex = _example(game, action.params, None, timeout, seed, action.id) if ci is None else None
                 if ex:
-                    found.append({"id": f"{action.id}#example", "action": action.id, "says": action.says,
-                                  "cite": _cite(action.cite), "readings": dict(game.chosen), "args": plain(ex[1]),
+                    found.append({**_head(game, "action", action, "example", None, ex[1]),
                                   "legal": {"state": j(ex[0]), "expected_legal": True,
                                             "expected_after": j(game.apply(ex[0], action.id, ex[1]))}})
                 continue
             s1, s2, a = pair
-            found.append({"id": f"{action.id}#{'legality' if ci is None else 'require' + str(ci + 1)}",
-                          "action": action.id, "clause": None if ci is None else ci + 1, "says": action.says,
-                          "cite": _cite(action.cite), "readings": dict(game.chosen), "args": plain(a),
+            clause = None if ci is None else ci + 1
+            found.append({**_head(game, "action", action, "legality" if ci is None else f"require{clause}", clause, a),
                           "changed": changed(game, s1, s2),
                           "legal": {"state": j(s1), "expected_legal": True, "expected_after": j(game.apply(s1, action.id, a))},
                           "illegal": {"state": j(s2), "expected_legal": False}})

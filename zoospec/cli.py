@@ -59,13 +59,10 @@ def cmd_state_schema(args) -> int:
     return 0
 
 
+@cli_analysis.guarded
 def cmd_rules(args) -> int:
     """Every rule, action and reading of a game: id, citation, our paraphrase, kind."""
-    try:
-        g = cli_analysis.load_game(args.game)
-    except SpecError as e:
-        print(str(e), file=sys.stderr)
-        return 2
+    g = cli_analysis.load_game(args.game)
     items = [{"id": r.id, "kind": r.kind, "cite": str(r.cite) if r.cite else None, "says": r.says,
               "params": [n for n, _ in r.params], "at": f"{r.loc.file}:{r.loc.line}",
               **({"assumption": r.assumption} if r.assumption else {})} for r in g.rules.values()]
@@ -88,19 +85,13 @@ def cmd_rules(args) -> int:
     return 0
 
 
+@cli_analysis.guarded
 def cmd_score(args) -> int:
     """Every scoring rule of a game on one state, line by line, with the rule behind each."""
-    from .errors import StateError, Undefined
+    from .errors import Undefined
     from .solvers.symbolic import param_values
-    try:
-        g = cli_analysis.load_game(args.game, args.reading)
-        state = g.state_from_json(json.loads(Path(args.state).read_text(encoding="utf-8")))
-    except SpecError as e:
-        print(str(e), file=sys.stderr)
-        return 2
-    except (StateError, OSError, ValueError) as e:
-        print(f"zoospec score: {args.state}: {e}", file=sys.stderr)
-        return 2
+    g = cli_analysis.load_game(args.game, args.reading)
+    state = cli_analysis.read_state(g, args.state)
     lines = []
     for r in g.rules.values():
         if r.kind != "scoring":

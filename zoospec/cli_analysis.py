@@ -36,6 +36,14 @@ def _readings(items) -> dict:
     return out
 
 
+def read_state(game, path: str) -> dict:
+    """A state from a JSON file; errors name the file."""
+    try:
+        return game.state_from_json(json.loads(Path(path).read_text(encoding="utf-8")))
+    except (StateError, OSError, ValueError) as e:
+        raise StateError(f"{path}: {e}") from None
+
+
 def load_game(name: str, readings=None):
     from .catalog import game_path
     from .game import load
@@ -90,7 +98,7 @@ def add_parsers(sub):
     p.set_defaults(fn=cmd_tour)
 
 
-def _guard(fn):
+def guarded(fn):
     """Bad input -> 2, internal error -> 4, never a traceback."""
     def run(args):
         try:
@@ -125,7 +133,7 @@ def _loc(x):
 
 # ------------------------------------------------------------------ check
 
-@_guard
+@guarded
 def cmd_check(args) -> int:
     g = load_game(args.game, args.reading)
     verdicts = claims.check_all(g, args.timeout, _progress)
@@ -156,7 +164,7 @@ def _verdict_json(v) -> dict:
 
 # ------------------------------------------------------------------ ambiguities
 
-@_guard
+@guarded
 def cmd_ambiguities(args) -> int:
     g = load_game(args.game, args.reading)
     found = ambiguity.find_all(g, args.timeout, _progress)
@@ -187,7 +195,7 @@ def _finding_json(f) -> dict:
 
 # ------------------------------------------------------------------ fixtures, coverage, replay
 
-@_guard
+@guarded
 def cmd_fixtures(args) -> int:
     g = load_game(args.game, args.reading)
     index = fixtures.generate(g, args.out, args.seed, args.timeout, _progress)
@@ -204,7 +212,7 @@ def cmd_fixtures(args) -> int:
     return 0
 
 
-@_guard
+@guarded
 def cmd_coverage(args) -> int:
     g = load_game(args.game)
     path = coverage.find_rulebook(g, args.rulebook)
@@ -230,7 +238,7 @@ def cmd_coverage(args) -> int:
     return 1 if rep.uncovered or rep.dangling else 0
 
 
-@_guard
+@guarded
 def cmd_replay(args) -> int:
     data = json.loads(Path(args.trace).read_text(encoding="utf-8"))
     meta = data.get("#meta", {})
@@ -250,12 +258,12 @@ def cmd_replay(args) -> int:
 
 # ------------------------------------------------------------------ play
 
-@_guard
+@guarded
 def cmd_play(args) -> int:
     from .solvers import play as playing
 
     g = load_game(args.game, args.reading)
-    start = g.state_from_json(json.loads(Path(args.state).read_text(encoding="utf-8")))
+    start = read_state(g, args.state)
 
     def show(i, st, state):
         print(f"--- move {i}: {st.action} {json.dumps(traces.plain(st.args))}")
@@ -282,7 +290,7 @@ def cmd_play(args) -> int:
 
 # ------------------------------------------------------------------ tour
 
-@_guard
+@guarded
 def cmd_tour(args) -> int:
     from .catalog import bundled
     from .game import load
