@@ -27,10 +27,9 @@ from zoospec.backends.z3 import zequal
 from zoospec.errors import Undefined
 
 from .shrink import shrink
-from .symbolic import UNDEFINED, Query, confirm, param_values, py_ended, py_value, python_invariants_hold
+from .symbolic import UNDEFINED, Query, confirm, no_move, py_ended, py_has_move, py_value, python_invariants_hold
 from .traces import Trace
 
-MAX_ENUMERATED_ARGS = 4096
 
 
 @dataclass
@@ -129,7 +128,7 @@ def _differ(game, ga, gb, kind, sid, rd, a, b, timeout) -> Finding:
     else:
         params = ga.actions[sid].params
     args, _ = q.args(params)
-    conds = [q.invariants(0)]
+    conds = []
     if kind in ("reading", "rule"):
         va, da = q.term(body_a, 0, args, ga)
         vb, db = q.term(body_b, 0, args, gb)
@@ -139,7 +138,7 @@ def _differ(game, ga, gb, kind, sid, rd, a, b, timeout) -> Finding:
         ta = q.transition(sid, 0, 1, args, ga)
         tb = q.transition(sid, 0, 2, args, gb)
         conds.append(z3.Or(la != lb, z3.And(ta, tb, z3.Not(q.syms[1].equal(q.syms[2])))))
-    r, m = q.solve(*conds)
+    r, m = q.solve_invariant(0, *conds)
     what = {"reading": "the reading itself", "rule": f"rule {sid}", "action": f"action {sid}"}[kind]
     if r == "unsat":
         return Finding("readings-agree", rd.id, rd.cite, f"{label}: {what} is the same under both (UNSAT)", loc=rd.loc)
@@ -222,7 +221,7 @@ def gaps(game, timeout) -> list[Finding]:
                 continue
             seen.add(key)
             t0 = time.monotonic()
-            r, m = q.solve(q.invariants(0), z3.Not(ob.cond))
+            r, m = q.solve_invariant(0, z3.Not(ob.cond))
             if r == "unsat":
                 continue
             if r == "unknown":
@@ -254,43 +253,14 @@ def gaps(game, timeout) -> list[Finding]:
 
 # ------------------------------------------------------------------ 3. dead ends and dead actions
 
-def _no_move(q, game, i=0):
-    parts = []
-    for a in game.actions.values():
-        combos = 1
-        for _, t in a.params:
-            combos *= len(param_values(game, [("x", t)]))
-        if combos <= MAX_ENUMERATED_ARGS:
-            for args in param_values(game, a.params):
-                parts.append(z3.Not(q.holds(game.legal_expr(a.id), i, game._zargs(a.params, args))))
-        else:
-            args, _ = q.args(a.params, "forall")
-            sym = q.arg_syms.pop()
-            q.facts = [f for f in q.facts if f not in sym.constraints]
-            body = z3.Implies(z3.And(sym.constraints), z3.Not(q.holds(game.legal_expr(a.id), i, args)))
-            parts.append(z3.ForAll([leaf for leaf, _ in sym.leaves], body))
-    return z3.And(parts) if parts else z3.BoolVal(True)
-
-
-def _py_has_move(game, state) -> bool:
-    for a in game.actions.values():
-        for args in param_values(game, a.params):
-            try:
-                if game.legal(state, a.id, args):
-                    return True
-            except Undefined:
-                continue
-    return False
-
-
 def dead_ends(game, timeout) -> list[Finding]:
     out = []
     t0 = time.monotonic()
     q = Query(game, 1, timeout)
-    r, m = q.solve(q.invariants(0), z3.Not(q.ended(0)), _no_move(q, game))
+    r, m = q.solve_invariant(0, z3.Not(q.ended(0)), no_move(q, game))
     if r == "sat":
         def keeps(s):
-            return python_invariants_hold(game, s) and not py_ended(game, s) and not _py_has_move(game, s)
+            return python_invariants_hold(game, s) and not py_ended(game, s) and not py_has_move(game, s)
 
         state = m.states[0]
         confirm(keeps(state), "a dead end")
@@ -304,7 +274,7 @@ def dead_ends(game, timeout) -> list[Finding]:
     for a in game.actions.values():
         q = Query(game, 1, timeout)
         args, _ = q.args(a.params)
-        r, m = q.solve(q.invariants(0), q.holds(game.legal_expr(a.id), 0, args))
+        r, m = q.solve_invariant(0, q.holds(game.legal_expr(a.id), 0, args))
         if r == "unsat":
             out.append(Finding("dead-action", a.id, a.cite,
                                f"action {a.id} is legal in no state satisfying the invariants (UNSAT)", loc=a.loc))

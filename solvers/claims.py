@@ -9,6 +9,11 @@
   `bound.steps` legal moves (default 3; one action per step; no move once an end rule holds),
   the body holds in every state reached. Bounded model checking: one symbolic state per step;
   UNSAT at every depth proves it within the bound — and says so.
+- over `move` with `decreases: M`: besides the body, every such move lowers the int M and leaves
+  it at least 0 — a termination measure: no sequence of such moves goes on for ever.
+- over `progress`: in every state satisfying the invariants and `given` where no end rule holds,
+  some action (of `actions`, if given: a smaller question that still proves progress) is legal
+  with some arguments. A counterexample is a stuck state.
 
 A counterexample is re-checked by the Python back end (and replayed, for moves and plays)
 before it is reported, and shrunk to a 1-minimal start state.
@@ -21,7 +26,7 @@ from dataclasses import dataclass, field
 import z3
 
 from .shrink import shrink
-from .symbolic import Query, confirm, py_ended, py_value, python_invariants_hold
+from .symbolic import Query, confirm, no_move, py_ended, py_has_move, py_value, python_invariants_hold
 from .traces import Step, Trace, replay
 
 DEFAULT_STEPS = 3
@@ -43,9 +48,11 @@ class Verdict:
         return self.verdict == "unknown" or self.verdict == self.expect
 
 
-def check_all(game, timeout: float | None = 60.0, progress=None) -> list[Verdict]:
+def check_all(game, timeout: float | None = 60.0, progress=None, only=None) -> list[Verdict]:
     out = []
     for c in game.claims.values():
+        if only and c.id not in only:
+            continue
         if progress:
             progress(f"checking {c.id} ({c.over})")
         out.append(check(game, c, timeout))
@@ -54,7 +61,7 @@ def check_all(game, timeout: float | None = 60.0, progress=None) -> list[Verdict
 
 def check(game, claim, timeout: float | None = 60.0) -> Verdict:
     t0 = time.monotonic()
-    fn = {"state": _state, "move": _move, "play": _play}[claim.over]
+    fn = {"state": _state, "move": _move, "play": _play, "progress": _progress}[claim.over]
     v = fn(game, claim, timeout)
     v.seconds = round(time.monotonic() - t0, 3)
     return v
@@ -67,6 +74,22 @@ def _given_and_not_body(q, claim, args, pre: int, post: int):
     v, d = q.term(claim.body, post, args)
     parts.append(z3.Not(z3.And(d, v)))
     return parts
+
+
+def _decrease_fails(q, claim, args, pre: int, post: int):
+    """The measure is undefined, does not drop, or drops below zero on the move pre -> post."""
+    if claim.decreases is None:
+        return None
+    before, d0 = q.term(claim.decreases, pre, args)
+    after, d1 = q.term(claim.decreases, post, args)
+    return z3.Not(z3.And(d0, d1, after < before, after >= 0))
+
+
+def _py_decrease_fails(game, claim, pre, post, args) -> bool:
+    if claim.decreases is None:
+        return False
+    before, after = py_value(game, claim.decreases, pre, args), py_value(game, claim.decreases, post, args)
+    return not (isinstance(before, int) and isinstance(after, int) and 0 <= after < before)
 
 
 def _py_given(game, claim, state, args) -> bool:
@@ -82,7 +105,7 @@ def _py_breaks(game, claim, state, args) -> bool:
 def _state(game, claim, timeout) -> Verdict:
     q = Query(game, 1, timeout)
     args, _ = q.args(claim.params)
-    r, m = q.solve(q.invariants(0), *_given_and_not_body(q, claim, args, 0, 0))
+    r, m = q.solve_invariant(0, *_given_and_not_body(q, claim, args, 0, 0))
     method = "Z3 over every state satisfying the invariants"
     if r == "unsat":
         return Verdict(claim.id, "holds", claim.expect, method, "no counterexample exists (UNSAT)")
@@ -108,14 +131,24 @@ def _move(game, claim, timeout) -> Verdict:
     if not moves:
         return Verdict(claim.id, "holds", claim.expect, method, "the spec has no actions: there is no move")
     deadline = None if timeout is None else time.monotonic() + timeout
-    for a in moves:
+    gave_up = []
+    for i, a in enumerate(moves):
         q = Query(game, 2, timeout)
         cargs, _ = q.args(claim.params, "c")
         aargs, _ = q.args(a.params, "a")
-        conds = [q.invariants(0), q.transition(a.id, 0, 1, aargs)] + _given_and_not_body(q, claim, cargs, 0, 1)
-        r, m = q.solve(*conds, deadline=deadline)
+        conds = [q.transition(a.id, 0, 1, aargs)] + _given_and_not_body(q, claim, cargs, 0, 1)
+        drop = _decrease_fails(q, claim, cargs, 0, 1)
+        if drop is not None:  # the body fails, or the measure does not drop
+            conds[-1] = z3.Or(conds[-1], drop)
+        if deadline is not None and time.monotonic() >= deadline:
+            gave_up.append((a.id, "deadline reached"))
+            continue
+        # each action gets a fair share of the time left, so one hard action cannot starve the rest
+        share = None if deadline is None else time.monotonic() + (deadline - time.monotonic()) / (len(moves) - i)
+        r, m = q.solve_invariant(0, *conds, deadline=share)
         if r == "unknown":
-            return Verdict(claim.id, "unknown", claim.expect, method, f"Z3 gave up on {a.id}: {m}")
+            gave_up.append((a.id, m))  # the other actions may still fail: keep looking
+            continue
         if r == "sat":
             pre, ca, aa = m.states[0], m.args[0], m.args[1]
 
@@ -128,14 +161,50 @@ def _move(game, claim, timeout) -> Verdict:
                     nxt = game.apply(s, a.id, aa)
                 except Exception:
                     return False
-                return _py_breaks(game, claim, nxt, ca)
+                return _py_breaks(game, claim, nxt, ca) or _py_decrease_fails(game, claim, s, nxt, ca)
 
             confirm(keeps(pre), f"a move breaking {claim.id}")
             pre = shrink(pre, game.state_types, game.domains, keeps)
             post = game.apply(pre, a.id, aa)
-            return Verdict(claim.id, "fails", claim.expect, method, f"counterexample: after {a.id} the body fails",
+            what = "the body fails" if _py_breaks(game, claim, post, ca) else (
+                f"the measure goes from {py_value(game, claim.decreases, pre, ca)} to {py_value(game, claim.decreases, post, ca)}")
+            return Verdict(claim.id, "fails", claim.expect, method, f"counterexample: after {a.id} {what}",
                            Trace(game, [pre, post], [Step(a.id, aa)], ca, {"finding": f"claim {claim.id} fails"}))
-    return Verdict(claim.id, "holds", claim.expect, method, f"no counterexample for any of {len(moves)} actions (UNSAT)")
+    if gave_up:
+        names = "; ".join(f"{aid} ({why})" for aid, why in gave_up)
+        return Verdict(claim.id, "unknown", claim.expect, method,
+                       f"no counterexample for {len(moves) - len(gave_up)} of {len(moves)} actions (UNSAT); Z3 gave up on {names}")
+    extra = " and the measure drops on every move" if claim.decreases is not None else ""
+    return Verdict(claim.id, "holds", claim.expect, method, f"no counterexample for any of {len(moves)} actions (UNSAT){extra}")
+
+
+# ------------------------------------------------------------------ over: progress
+
+def _progress(game, claim, timeout) -> Verdict:
+    method = "Z3 over every state satisfying the invariants where no end rule holds"
+    q = Query(game, 1, timeout)
+    args, _ = q.args(claim.params)
+    among = _actions(game, claim)
+    conds = [z3.Not(q.ended(0)), no_move(q, game, 0, among)]
+    if claim.given is not None:
+        conds.append(q.holds(claim.given, 0, args))
+    r, m = q.solve_invariant(0, *conds)
+    if r == "unsat":
+        which = "some action" if not claim.actions else f"one of {len(among)} actions"
+        return Verdict(claim.id, "holds", claim.expect, method, f"{which} is legal in every such state (UNSAT)")
+    if r == "unknown":
+        return Verdict(claim.id, "unknown", claim.expect, method, f"Z3 gave up: {m}")
+    state, cargs = m.states[0], m.args[0]
+
+    def keeps(s):
+        return (python_invariants_hold(game, s) and _py_given(game, claim, s, cargs) and not py_ended(game, s)
+                and not py_has_move(game, s, among))
+
+    confirm(keeps(state), f"a stuck state against {claim.id}")
+    state = shrink(state, game.state_types, game.domains, keeps)
+    return Verdict(claim.id, "fails", claim.expect, method,
+                   "counterexample: no action is legal and no end rule holds here (reachability not checked)",
+                   Trace(game, [state], [], cargs, {"finding": f"claim {claim.id} fails"}))
 
 
 def _actions(game, claim):

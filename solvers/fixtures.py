@@ -18,6 +18,7 @@ from pathlib import Path
 import z3
 
 from zoospec import ir
+from zoospec.backends.z3 import zequal
 from zoospec.types import BoolT, IntT, MapT, RecordT, SetT
 
 from .shrink import shrink
@@ -72,14 +73,14 @@ def _rule_pairs(game, rule, timeout, seed):
         args, _ = q.args(rule.params)
         v1, d1 = q.term(rule.body, 0, args)
         v2, d2 = q.term(rule.body, 1, args)
-        conds = [q.invariants(0), q.invariants(1), d1, d2, _differs_by_one(q)]
+        conds = [d1, d2, _differs_by_one(q)]
         is_bool = isinstance(rule.body.type, BoolT)
-        conds.append(z3.And(v1, z3.Not(v2)) if is_bool else v1 != v2)
+        conds.append(z3.And(v1, z3.Not(v2)) if is_bool else z3.Not(zequal(v1, v2)))  # sets and maps: by value
         if clause is not None:
             c1, e1 = q.term(clause, 0, args)
             c2, e2 = q.term(clause, 1, args)
-            conds += [e1, e2, c1 != c2]
-        r, m = q.solve(*conds)
+            conds += [e1, e2, z3.Not(zequal(c1, c2))]
+        r, m = q.solve_invariant((0, 1), *conds)
         if r != "sat":
             out.append((ci, None, "never decides the verdict alone (UNSAT)" if r == "unsat" else f"unknown: {m}"))
             continue
@@ -158,11 +159,11 @@ def _action_pairs(game, action, timeout, seed):
         q = Query(game, 3, timeout, seed)
         args, _ = q.args(action.params)
         legal = game.legal_expr(action.id)
-        conds = [q.invariants(0), q.invariants(1), q.holds(legal, 0, args), z3.Not(q.holds(legal, 1, args)),
+        conds = [q.holds(legal, 0, args), z3.Not(q.holds(legal, 1, args)),
                  _differs_by_one(q), q.transition(action.id, 0, 2, args)]
         if clause is not None:
             conds.append(z3.Not(q.holds(clause, 1, args)))
-        r, m = q.solve(*conds)
+        r, m = q.solve_invariant((0, 1), *conds)
         if r != "sat":
             out.append((ci, None, "no legal state is one change away from an illegal one (UNSAT)" if r == "unsat"
                         else f"unknown: {m}"))
@@ -191,12 +192,12 @@ def _example(game, params, expr, timeout, seed, action=None):
     """One state (and arguments) where the expression is defined — or the action legal."""
     q = Query(game, 2 if action else 1, timeout, seed)
     args, _ = q.args(params)
-    conds = [q.invariants(0)]
+    conds = []
     if action:
         conds += [q.holds(game.legal_expr(action), 0, args), q.transition(action, 0, 1, args)]
     else:
         conds.append(q.term(expr, 0, args)[1])
-    r, m = q.solve(*conds)
+    r, m = q.solve_invariant(0, *conds)
     if r != "sat":
         return None
     s, a = m.states[0], m.args[0]
@@ -242,10 +243,10 @@ def generate(game, out_dir: str | Path, seed: int = 0, timeout: float | None = 6
                 if ex:
                     fixtures.append({**_head(game, "rule", rule, "example", None, ex[1]),
                                      "note": "the verdict never changes with one change of state",
-                                     "example": {"state": j(ex[0]), "expected": py_value(game, rule.body, *ex)}})
+                                     "example": {"state": j(ex[0]), "expected": plain(py_value(game, rule.body, *ex))}})
                 continue
             s1, s2, a = pair
-            v1, v2 = py_value(game, rule.body, s1, a), py_value(game, rule.body, s2, a)
+            v1, v2 = plain(py_value(game, rule.body, s1, a)), plain(py_value(game, rule.body, s2, a))  # sets as lists
             clause = None if ci is None else ci + 1
             fixtures.append({**_head(game, "rule", rule, "all" if ci is None else f"clause{clause}", clause, a),
                              "changed": changed(game, s1, s2),

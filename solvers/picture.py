@@ -11,6 +11,7 @@ import json
 from html import escape
 
 from zoospec.domains import GridDomain
+from zoospec.state import zero
 from zoospec.types import AtomT, MapT, SetT
 
 from .traces import plain
@@ -40,10 +41,44 @@ def _rows(d: GridDomain, mark):
     return out
 
 
+def _leaves(v, t, keys=()):
+    if isinstance(t, MapT):
+        for k, x in v.items():
+            yield from _leaves(x, t.value, keys + (k,))
+    else:
+        yield keys, v, t
+
+
+def _sparse(game, n, v, t) -> list[str]:
+    """A big or nested map as its entries that differ from the plain value (0, false, empty),
+    one line per first key: `herd[1]: p4.zebra=4, barn.camel=1`."""
+    by_first: dict = {}
+    plain_value = None
+    for keys, x, lt in _leaves(v, t):
+        plain_value = zero(lt, game.domains)
+        if x != plain_value:
+            by_first.setdefault(keys[0], []).append((keys[1:], x))
+    shown = json.dumps(plain(plain_value))
+    if not by_first:
+        return [f"{n}: all {shown}"]
+    if not isinstance(t.value, MapT):  # one level: one line
+        return [f"{n}: " + ", ".join(f"{k}={json.dumps(plain(x))}" for k, [(_, x)] in by_first.items()) + f"  (others {shown})"]
+    out = []
+    for k, entries in by_first.items():
+        parts = [(".".join(str(x) for x in rest) + "=" if rest else "") + json.dumps(plain(x)) for rest, x in entries]
+        out.append(f"{n}[{k}]: " + ", ".join(parts))
+    out.append(f"  ({n}: every other entry {shown})")
+    return out
+
+
 def text(game, state: dict) -> str:
     out = []
     for n, t in game.state_types.items():
         v = state[n]
+        if isinstance(t, MapT) and (isinstance(t.value, MapT) or len(v) > 8) and not _cells_grid(game, t) \
+                and not isinstance(t.value, (SetT,)):
+            out.extend(_sparse(game, n, v, t))
+            continue
         g = _grid(game, t)
         if g is not None:
             out.append(f"{n}: ({len(v)} of {len(g)} cells)")

@@ -9,22 +9,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from zoospec.errors import Undefined
-
-from .symbolic import param_values, py_ended
-from .traces import Step, Trace
-
-
-def legal_moves(game, state) -> list[Step]:
-    out = []
-    for a in game.actions.values():
-        for args in param_values(game, a.params):
-            try:
-                if game.legal(state, a.id, args):
-                    out.append(Step(a.id, args))
-            except Undefined:
-                continue
-    return out
+from .moves import legal_moves  # noqa: F401  (re-exported: the moves of a state, as play lists them)
+from .symbolic import py_ended
+from .traces import Trace
 
 
 @dataclass
@@ -61,3 +48,15 @@ def play(game, start: dict, seed: int = 0, max_steps: int = 200, choose=None, on
             on_step(len(steps), st, nxt)
     return PlayResult(Trace(game, states, steps, {}, {"finding": f"a game played with seed {seed}", "ended_by": ended}),
                  ended, considered)
+
+
+def final_scores(game, state) -> list[dict]:
+    """The spec's final score (`game.final_score`): its rule for every argument its `given` admits."""
+    from .symbolic import param_values, py_value
+    if game.final_score is None:
+        return []
+    rid, given = game.final_score
+    rule = game.rules[rid]
+    return [{"rule": rid, "args": args, "points": py_value(game, rule.body, state, args)}
+            for args in param_values(game, rule.params)
+            if given is None or py_value(game, given, state, args) is True]

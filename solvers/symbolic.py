@@ -38,6 +38,12 @@ def py_value(game, expr, state, args=None):
 
 def param_values(game, params) -> list[dict]:
     """Every combination of finite parameter values (in domain order)."""
+    pools = param_pools(game, params)
+    return [dict(zip([n for n, _ in params], combo)) for combo in itertools.product(*pools)]
+
+
+def param_pools(game, params) -> list[list]:
+    """Each parameter's values, in domain order."""
     pools = []
     for _, t in params:
         if isinstance(t, BoolT):
@@ -49,7 +55,7 @@ def param_values(game, params) -> list[dict]:
             pools.append([d.atom(k) for k in d.codes()])
         else:
             raise InternalError(f"parameter type {t} is not finite")
-    return [dict(zip([n for n, _ in params], combo)) for combo in itertools.product(*pools)]
+    return pools
 
 
 def _py_rule_values(game, kind, state):
@@ -131,11 +137,40 @@ class Query:
         """('sat', Model) | ('unsat', None) | ('unknown', reason)."""
         s = z3.Solver()
         s.set("random_seed", self.seed)
+        s.add(list(conds))
+        return self._check_incremental(s, deadline)
+
+    def solve_invariant(self, states, *conds, deadline: float | None = None):
+        """Like solve(invariants(i) for i in states, *conds) — `states` an index or a tuple of
+        them — but each invariant instance is added only once a model breaks it (checked in
+        Python). A big spec's invariants can bury an easy question; most never matter to it.
+        Sound both ways: UNSAT without some invariants is UNSAT with all, and a model is returned
+        only when every invariant holds in every state named."""
+        indices = (states,) if isinstance(states, int) else tuple(states)
+        instances = [(r, args, self.game._zargs(r.params, args)) for r in self.game.rules.values()
+                     if r.kind == "invariant" and r.body is not None for args in param_values(self.game, r.params)]
+        pending = [(i, inst) for i in indices for inst in instances]
+        s = z3.Solver()
+        s.set("random_seed", self.seed)
+        s.add(list(conds))
+        while True:
+            r, m = self._check_incremental(s, deadline)
+            if r != "sat":
+                return r, m
+            broken = [(i, inst) for i, inst in pending if py_value(self.game, inst[0].body, m.states[i], inst[1]) is not True]
+            if not broken:
+                return r, m
+            pending = [x for x in pending if x not in broken]
+            s.add([self.holds(rule.body, i, zargs) for i, (rule, _, zargs) in broken])
+
+    def _check_incremental(self, s, deadline):
+        """Check s with every fact not yet given to it (facts grow as terms are compiled)."""
+        seen = getattr(s, "_zoospec_facts", 0)
+        s.add(self.facts[seen:])
+        s._zoospec_facts = len(self.facts)
         left = self.timeout if deadline is None else max(0.001, deadline - time.monotonic())
         if left is not None:
             s.set("timeout", max(1, int(left * 1000)))
-        s.add(self.facts)
-        s.add(list(conds))
         r = s.check()
         if r == z3.sat:
             m = s.model()
@@ -150,3 +185,33 @@ def confirm(ok: bool, what: str):
     if not ok:
         raise InternalError(f"Z3 reported {what}, but the Python back end does not reproduce it; "
                             f"not reporting it (a back-end disagreement)")
+
+
+MAX_ENUMERATED_ARGS = 4096
+
+
+def no_move(q, game, i=0, actions=None):
+    """In state i no action (of `actions`, default all) is legal with any arguments (small
+    argument spaces enumerated, large ones quantified)."""
+    parts = []
+    for a in actions if actions is not None else game.actions.values():
+        combos = 1
+        for _, t in a.params:
+            combos *= len(param_values(game, [("x", t)]))
+        if combos <= MAX_ENUMERATED_ARGS:
+            for args in param_values(game, a.params):
+                parts.append(z3.Not(q.holds(game.legal_expr(a.id), i, game._zargs(a.params, args))))
+        else:
+            args, _ = q.args(a.params, "forall")
+            sym = q.arg_syms.pop()
+            q.facts = [f for f in q.facts if f not in sym.constraints]
+            body = z3.Implies(z3.And(sym.constraints), z3.Not(q.holds(game.legal_expr(a.id), i, args)))
+            parts.append(z3.ForAll([leaf for leaf, _ in sym.leaves], body))
+    return z3.And(parts) if parts else z3.BoolVal(True)
+
+
+def py_has_move(game, state, actions=None) -> bool:
+    """Some action (of `actions`, default all) is legal in a concrete state (Python back end)."""
+    from .moves import legal_moves
+    ids = None if actions is None else {a.id for a in actions}
+    return any(ids is None or m.action in ids for m in legal_moves(game, state))

@@ -1,12 +1,16 @@
 """Known-answer cases (spec/cases/<game>/*.yaml, tests/specs/cases/*.yaml): each names a rule,
 define or action, a state, arguments and the expected value ("undefined" where the rules give
 none; for an action, the expected values of the state variables it lists after its effect), and
-is run through both back ends. A file's `base_state` gives the state variables its cases leave out."""
+is run through both back ends. A file's `base_state` gives the state variables its cases leave out;
+a file with `start: {players: N}` builds on the spec's start state for N players instead, and
+then `base_state` and each case's `state` are merged into it entry by entry (a map given in part
+changes only the entries it names); an action's expected variables are likewise the changes to
+the state before it, and each listed variable is compared whole."""
 import pytest
 
 from conftest import ROOT, game
 from zoospec.agreement import Compiled, Item, forward
-from zoospec.state import to_json
+from zoospec.state import merged, to_json
 from zoospec.types import MapT, SetT
 from zoospec.yamlload import load_file
 
@@ -18,7 +22,10 @@ def _cases():
     for f in FILES:
         doc = load_file(f).data
         for i, case in enumerate(doc["cases"]):
-            case = {**case, "state": {**doc.get("base_state", {}), **case["state"]}}
+            if "start" in doc:
+                case = {**case, "start": doc["start"], "state": merged(doc.get("base_state", {}), case["state"])}
+            else:
+                case = {**case, "state": {**doc.get("base_state", {}), **case["state"]}}
             out.append(pytest.param(doc["spec"], case, id=f"{f.stem}[{i}] {case['description'][:50]}"))
     return out
 
@@ -37,10 +44,17 @@ def test_case(spec, case):
         params = g.define_sigs[case["define"]].params
         item = Item(case["define"], params, g.defines[case["define"]][1])
     c = Compiled(g, item)
-    state = g.state_from_json(case["state"])
+    if "start" in case:
+        base = g.state_to_json(g.start_state(case["start"].get("players")))
+        state = g.state_from_json(merged(base, case["state"]))
+    else:
+        state = g.state_from_json(case["state"])
     py, zv = forward(c, state, case.get("args", {}))
     if "action" in case and case["expect"] != "undefined":
         py, zv = ({n: g.state_to_json(v)[n] for n in case["expect"]} for v in (py, zv))
+        if "start" in case:  # the expected variables are given as changes to the state before
+            before = g.state_to_json(state)
+            case = {**case, "expect": {n: merged(before[n], v) for n, v in case["expect"].items()}}
     elif case["expect"] != "undefined" and isinstance(c.type, (SetT, MapT)):  # compare in the JSON format
         py, zv = (to_json(v, c.type, g.domains) for v in (py, zv))
     assert py == case["expect"], f"Python back end: {py!r}"

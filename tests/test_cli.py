@@ -68,20 +68,17 @@ def test_rules_lists_rules_actions_and_readings():
 
 
 def test_score_prints_every_scoring_line(tmp_path):
-    state = {"extension_bought": False,
-             "kind": {"pen4": "camel", "pen5": "zebra", "pen6": "panda", "extension": "camel"},
-             "animals": {"pen4": 4, "pen5": 4, "pen6": 3, "extension": 0},
-             "stalls": {"pen4": [], "pen5": [], "pen6": ["food"], "extension": []},
-             "barn_species": ["leopard", "flamingo"], "barn_stalls": ["drinks"]}
-    f = tmp_path / "zoo.json"
-    f.write_text(json.dumps(state))
-    r = run("score", "zooloretto", str(f), "--json")
+    example = str(ROOT / "docs" / "examples" / "zooloretto-zoo.json")   # differences from the start state
+    r = run("score", "zooloretto", example, "--over-start", "--json")
     assert r.returncode == 0, r.stderr
     lines = json.loads(r.stdout)["lines"]
-    total = next(ln for ln in lines if ln["rule"] == "zlr.score.total")
-    assert total["points"] == 9 and total["cite"].startswith("zooloretto-fr.txt")
-    strict = json.loads(run("score", "zooloretto", str(f), "--json", "--reading", "near_full_needs_stall=near_full_too").stdout)
-    assert next(ln for ln in strict["lines"] if ln["rule"] == "zlr.score.total")["points"] == 4
-    f.write_text("{}")
-    bad = run("score", "zooloretto", str(f))
+    totals = {ln["args"]["z"]: ln["points"] for ln in lines if ln["rule"] == "zlr.score.total"}
+    assert totals == {1: 11, 2: 10, 3: 0}            # seats 4 and 5 are not in a 3-player game
+    assert all(ln["cite"].startswith("zooloretto-fr.txt") for ln in lines)
+    strict = json.loads(run("score", "zooloretto", example, "--over-start", "--json",
+                            "--reading", "near_full_needs_stall=near_full_too").stdout)
+    assert next(ln for ln in strict["lines"] if ln["rule"] == "zlr.score.total" and ln["args"]["z"] == 1)["points"] == 6
+    text = run("score", "zooloretto", example, "--over-start").stdout
+    assert "z=1:" in text and "zlr.score.full(z=1, p=p4)" in text and "lines scoring 0 not shown" in text
+    bad = run("score", "zooloretto", example)         # without --over-start the file is not a whole state
     assert bad.returncode == 2 and "missing state variable" in bad.stderr

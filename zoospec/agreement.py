@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import z3
+import z3.z3 as _z3mod  # the low-level substitute (see substituter)
 
 from . import ir
 from .backends.z3 import ZCtx
@@ -19,6 +20,24 @@ from .errors import InternalError, Undefined
 from .types import AtomT, BoolT, IntT, MapT, RecordT, SetT, Type
 
 _UNDEF = "undefined"
+
+
+def substituter(binding):
+    """A function t -> t with every (variable, value) pair of `binding` substituted. The same as
+    z3.substitute(t, *binding), but the pairs are converted and checked once, not per term: with
+    a thousand state leaves that check dominated replaying a game through Z3."""
+    if not binding:
+        return lambda t: t
+    n = len(binding)
+    src, dst = (_z3mod.Ast * n)(), (_z3mod.Ast * n)()
+    for i, (var, val) in enumerate(binding):
+        if not var.sort().eq(val.sort()):
+            raise InternalError(f"binding of {var} has sort {val.sort()}, not {var.sort()}")
+        src[i], dst[i] = var.as_ast(), val.as_ast()
+
+    def sub(t):
+        return _z3mod._to_expr_ref(_z3mod.Z3_substitute(t.ctx.ref(), t.as_ast(), n, src, dst), t.ctx)
+    return sub
 
 
 @dataclass
@@ -98,12 +117,13 @@ class Compiled:
         binding = self.binding(state, args)
         if not self.ctx.sides:
             direct = {var.get_id(): val for var, val in binding}
+            sub = substituter(binding)
 
             def ev(t):
                 hit = direct.get(t.get_id())
                 if hit is not None:  # a leaf the effect left alone: its bound value, no substitution
                     return hit
-                v = z3.simplify(z3.substitute(t, *binding)) if binding else z3.simplify(t)
+                v = z3.simplify(sub(t))
                 if not (z3.is_true(v) or z3.is_false(v) or z3.is_int_value(v)):
                     raise InternalError(f"{self.item.label}: Z3 term does not reduce to a constant on a concrete state: {v}")
                 return v

@@ -87,27 +87,45 @@ def cmd_rules(args) -> int:
 
 @cli_analysis.guarded
 def cmd_score(args) -> int:
-    """Every scoring rule of a game on one state, line by line, with the rule behind each."""
+    """Every scoring rule of a game on one state, line by line, with the rule behind each. Lines
+    for seats the spec's final score leaves out (players not in the game) are skipped."""
     from .errors import Undefined
-    from .solvers.symbolic import param_values
+    from .solvers.symbolic import param_values, py_value
     g = cli_analysis.load_game(args.game, args.reading)
-    state = cli_analysis.read_state(g, args.state)
+    state = cli_analysis.read_state(g, args.state, args.over_start)
+    final, given = g.final_score if g.final_score else (None, None)
+    needs = {n for n, _ in g.rules[final].params} if final else set()
     lines = []
     for r in g.rules.values():
         if r.kind != "scoring":
             continue
         for a in param_values(g, r.params):
+            if given is not None and needs <= set(a) and py_value(g, given, state, a) is not True:
+                continue
             try:
                 v = r.holds(state, **a)
             except Undefined as e:
                 v = f"undefined ({e.reason})"
-            lines.append({"rule": r.id, "args": a, "points": v, "says": r.says, "cite": str(r.cite)})
+            lines.append({"rule": r.id, "args": a, "points": v, "says": r.says, "cite": str(r.cite),
+                          **({"final": True} if r.id == final else {})})
     if args.json:
         print(json.dumps({"game": g.id, "readings": g.chosen, "lines": lines}, indent=2))
         return 0
-    for ln in lines:
+    hidden, group = 0, None
+
+    def who(ln):  # the final score's arguments (a player), when this line has them
+        return tuple((n, ln["args"][n]) for n in sorted(needs)) if needs and needs <= set(ln["args"]) else ()
+    for ln in sorted(lines, key=lambda ln: who(ln)):  # stable: rule order within each player
+        if who(ln) != group:
+            group = who(ln)
+            print(f"{', '.join(f'{n}={v}' for n, v in group) or 'the game'}:")
+        if ln["points"] == 0 and ln["args"] and not ln.get("final") and not args.all:
+            hidden += 1
+            continue
         args_txt = "(" + ", ".join(f"{k}={v}" for k, v in ln["args"].items()) + ")" if ln["args"] else ""
         print(f"{str(ln['points']):>6}  {ln['rule']}{args_txt}  — {ln['says']}")
+    if hidden:
+        print(f"({hidden} lines scoring 0 not shown; --all shows them)")
     return 0
 
 
@@ -129,6 +147,8 @@ def main(argv: list[str] | None = None) -> int:
     sc.add_argument("game")
     sc.add_argument("state", help="a state in the game's JSON format (zoospec state-schema GAME)")
     sc.add_argument("--reading", action="append", metavar="ID=CHOICE")
+    sc.add_argument("--over-start", action="store_true", help="the state file gives only what differs from the spec's start state")
+    sc.add_argument("--all", action="store_true", help="also the lines that score 0")
     sc.add_argument("--json", action="store_true")
     sc.set_defaults(fn=cmd_score)
     cli_pack.add_parser(sub)

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from .errors import InternalError, Loc, Problem, SpecError, StateError
+from .suggest import suggest
 from .solvers import ambiguity, claims, coverage, fixtures, picture, traces
 
 
@@ -36,10 +37,16 @@ def _readings(items) -> dict:
     return out
 
 
-def read_state(game, path: str) -> dict:
-    """A state from a JSON file; errors name the file."""
+def read_state(game, path: str, over_start: bool = False) -> dict:
+    """A state from a JSON file; errors name the file. With over_start the file gives only what
+    differs from the spec's start state (objects merge entry by entry)."""
+    from .state import merged
     try:
-        return game.state_from_json(json.loads(Path(path).read_text(encoding="utf-8")))
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        if over_start:
+            players = data.get("players") if isinstance(data, dict) else None
+            data = merged(game.state_to_json(game.start_state(players if isinstance(players, int) else None)), data)
+        return game.state_from_json(data)
     except (StateError, OSError, ValueError) as e:
         raise StateError(f"{path}: {e}") from None
 
@@ -62,6 +69,7 @@ def add_parsers(sub):
     common(p)
     p.add_argument("--svg", metavar="DIR", help="draw each counterexample's states as SVG files in DIR")
     p.add_argument("--traces", metavar="DIR", help="save each counterexample as an ITF trace in DIR")
+    p.add_argument("--claim", action="append", metavar="ID", help="check only this claim (repeatable)")
     p.set_defaults(fn=cmd_check)
     p = sub.add_parser("ambiguities", help="readings that disagree, gaps (the(...) ties, undefined cases), dead ends")
     common(p)
@@ -84,10 +92,13 @@ def add_parsers(sub):
     p.set_defaults(fn=cmd_replay)
     p = sub.add_parser("play", help="play a game from a start state with legal moves only (random with a seed, or chosen)")
     p.add_argument("game")
-    p.add_argument("--state", required=True, help="the start state, in the game's JSON format")
+    p.add_argument("--state", help="the start state, in the game's JSON format (default: the spec's start section)")
+    p.add_argument("--over-start", action="store_true", help="the --state file gives only what differs from the spec's start state")
+    p.add_argument("--players", type=int, help="with the spec's start state: how many play")
     p.add_argument("--reading", action="append", metavar="ID=CHOICE")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--steps", type=int, default=200, help="stop after this many moves")
+    p.add_argument("--steps", type=int, default=2000, help="stop after this many moves")
+    p.add_argument("--json", action="store_true", help="the moves, the end and the scores as JSON")
     p.add_argument("--interactive", action="store_true", help="choose each move from the listed legal moves")
     p.add_argument("--trace", metavar="FILE", help="save the game as an ITF trace (zoospec replay re-checks it)")
     p.add_argument("--quiet", action="store_true", help="only the moves and the end, not every state")
@@ -136,7 +147,10 @@ def _loc(x):
 @guarded
 def cmd_check(args) -> int:
     g = load_game(args.game, args.reading)
-    verdicts = claims.check_all(g, args.timeout, _progress)
+    for cid in args.claim or ():
+        if cid not in g.claims:
+            raise StateError(f"{g.id} has no claim '{cid}'{suggest(cid, g.claims)}")
+    verdicts = claims.check_all(g, args.timeout, _progress, only=args.claim)
     _clear()
     for v in verdicts:
         if v.trace:
@@ -263,9 +277,15 @@ def cmd_play(args) -> int:
     from .solvers import play as playing
 
     g = load_game(args.game, args.reading)
-    start = read_state(g, args.state)
+    if args.state and args.players is not None:
+        raise StateError("give either --state or --players (the spec's start state for that many players), not both")
+    start = read_state(g, args.state, args.over_start) if args.state else g.start_state(args.players)
+    if args.interactive and args.json:
+        raise StateError("--interactive asks on the terminal; it cannot be combined with --json")
 
     def show(i, st, state):
+        if args.json:
+            return
         print(f"--- move {i}: {st.action} {json.dumps(traces.plain(st.args))}")
         if not args.quiet:
             print("\n".join("  " + ln for ln in picture.text(g, state).splitlines()))
@@ -279,12 +299,27 @@ def cmd_play(args) -> int:
                 return int(answer)
             print("  not one of the listed moves")
 
-    print("start:")
-    print("\n".join("  " + ln for ln in picture.text(g, start).splitlines()))
+    if not args.json:
+        print("start:")
+        print("\n".join("  " + ln for ln in picture.text(g, start).splitlines()))
     result = playing.play(g, start, args.seed, args.steps, ask if args.interactive else None, show)
     if args.trace:
         traces.save(result.trace, args.trace)
+    final = result.trace.states[-1]
+    scores = playing.final_scores(g, final)
+    if args.json:
+        print(json.dumps({"game": g.id, "readings": g.chosen, "seed": args.seed, "ended_by": result.ended_by,
+                          "moves": [{"action": st.action, "args": traces.plain(st.args)} for st in result.trace.steps],
+                          "scores": scores, "final": g.state_to_json(final)}, indent=2))
+        return 0
     print(f"\nended after {len(result.trace.steps)} moves: {result.ended_by}")
+    for row in scores:
+        who = ", ".join(f"{k}={v}" for k, v in row["args"].items())
+        print(f"  {row['rule']}({who}) = {row['points']}")
+    points = [r["points"] for r in scores if isinstance(r["points"], int)]
+    if points:
+        best = [", ".join(f"{k}={v}" for k, v in r["args"].items()) for r in scores if r["points"] == max(points)]
+        print(f"  highest: {' and '.join(best)} with {max(points)}")
     return 0
 
 

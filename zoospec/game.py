@@ -18,7 +18,7 @@ from .domains import Domains, EnumDomain, GridDomain, RangeDomain
 from .errors import Loc, Problem, SpecError, StateError, Undefined
 from .schema import validate
 from .suggest import suggest
-from .state import SymState, check_range, from_json, json_schema, state_type_ok, to_json
+from .state import SymState, check_range, from_json, json_schema, state_type_ok, to_json, zero
 from .types import BOOL, INT, AtomT, BoolT, IntT, Type, TypeSyntaxError, parse_type
 from .yamlload import Document, load_file, load_text
 
@@ -95,6 +95,7 @@ class Claim:
     bound: dict
     loc: Loc
     actions: tuple[str, ...] = ()  # for move and play: only these (empty: every action)
+    decreases: ir.Expr | None = None  # for move: an int every such move lowers, staying >= 0
 
 
 class Game:
@@ -119,6 +120,8 @@ class Game:
         self.coverage: dict = {}  # the raw `coverage` section (read by solvers/coverage.py)
         self.packing: dict | None = None  # the raw `packing` section (read by solvers/pack_game.py)
         self.packing_loc: Loc | None = None
+        self.start: dict | None = None  # the `start` section as a state (plain values for what it leaves out)
+        self.final_score: tuple[str, ir.Expr | None] | None = None  # (scoring rule id, which arguments count)
         self._py = None
         self._z3 = None
         self._closures: dict[int, tuple] = {}
@@ -200,6 +203,21 @@ class Game:
                 raise StateError(f"missing state variable {n}")
             out[n] = from_json(data[n], t, self.domains, n)
         return out
+
+    def start_state(self, players: int | None = None) -> dict:
+        """A copy of the spec's `start` state; `players` sets the state variable of that name."""
+        if self.start is None:
+            raise StateError(f"{self.id} has no start section: give a state file")
+        s = _deep_copy(self.start)
+        if players is not None:
+            t = self.state_types.get("players")
+            if t is None:
+                raise StateError(f"{self.id} has no state variable 'players' to set")
+            why = check_range(players, t, self.domains)
+            if why:
+                raise StateError(f"players: {why}")
+            s["players"] = players
+        return s
 
     def state_to_json(self, state: dict) -> dict:
         return {n: to_json(state[n], t, self.domains) for n, t in self.state_types.items()}
@@ -366,6 +384,10 @@ class Loader:
         self.rules(data.get("rules", []))
         self.actions(data.get("actions", []))
         self.claims(data.get("claims", []))
+        if "final_score" in data["game"]:
+            self.final_score(data["game"]["final_score"])
+        if "start" in data:
+            self.start(data["start"])
         g.coverage = data.get("coverage", {})
         g.packing = data.get("packing")
         g.packing_loc = self.doc.loc(("packing",))
@@ -375,6 +397,44 @@ class Loader:
         if self.problems:
             raise SpecError(self.problems)
         return g
+
+    def final_score(self, raw):
+        p = ("game", "final_score")
+        rule = self.g.rules.get(raw["rule"])
+        if rule is None or rule.kind != "scoring":
+            self.err(p + ("rule",), f"'{raw['rule']}' is not a scoring rule{suggest(raw['rule'], [r for r, v in self.g.rules.items() if v.kind == 'scoring'])}")
+            return
+        given = None
+        if "given" in raw:
+            given = self.expr(raw["given"], p + ("given",), self.scope(dict(rule.params)), rule.id, BOOL)
+            if given is None:
+                return
+        self.g.final_score = (rule.id, given)
+
+    def start(self, raw):
+        """The start state: each listed variable from its JSON value, or from the constant it
+        names (a string naming a constant of the same type); every other variable plain (zero)."""
+        out = {}
+        for n, t in self.g.state_types.items():
+            if n not in raw:
+                out[n] = zero(t, self.g.domains)
+                continue
+            v = raw[n]
+            if isinstance(v, str) and v in self.g.consts:
+                ct, cv = self.g.consts[v]
+                if str(ct) != str(t):
+                    self.err(("start", n), f"constant '{v}' is {ct}, but state variable '{n}' is {t}")
+                    continue
+                out[n] = _deep_copy(cv)
+                continue
+            try:
+                out[n] = from_json(v, t, self.g.domains, f"start.{n}")
+            except StateError as e:
+                self.err(("start", n), str(e))
+        for n in raw:
+            if n not in self.g.state_types:
+                self.err(("start", n), f"'{n}' is not a state variable{suggest(n, self.g.state_types)}")
+        self.g.start = out
 
     # ------------------------------------------------------------------ helpers
     def typ(self, text, path, rule=None) -> Type | None:
@@ -697,14 +757,18 @@ class Loader:
             sc = self.scope(dict(params))
             given = self.expr(c["given"], p + ("given",), sc, cid, BOOL) if "given" in c else None
             body = self.expr(c["body"], p + ("body",), sc, cid, BOOL)
-            if body is None or ("given" in c and given is None):
+            decreases = self.expr(c["decreases"], p + ("decreases",), sc, cid, INT) if "decreases" in c else None
+            if body is None or ("given" in c and given is None) or ("decreases" in c and decreases is None):
+                continue
+            if decreases is not None and c.get("over") != "move":
+                self.err(p + ("decreases",), "decreases is for claims over: move", cid)
                 continue
             for aid in c.get("actions", []):
                 if aid not in self.g.actions:
                     self.err(p + ("actions",), f"claim names action '{aid}', which the spec does not define{suggest(aid, self.g.actions)}", cid)
             self.g.claims[cid] = Claim(cid, c["says"], self.cite(c.get("cite"), p), c.get("over", "state"), params, given, body,
                                        c.get("expect", "holds"), c.get("bound", {}), self.doc.loc(p, cid),
-                                       tuple(c.get("actions", ())))
+                                       tuple(c.get("actions", ())), decreases)
 
 
 class _Failed(Exception):

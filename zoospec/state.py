@@ -95,6 +95,33 @@ def _mask(rows, t: SetT, domains, where):
     return frozenset(cells)
 
 
+def merged(base, over):
+    """JSON `over` laid on JSON `base`: objects merge key by key, anything else replaces — a
+    state given as its differences from another."""
+    if isinstance(base, dict) and isinstance(over, dict):
+        return {**base, **{k: merged(base[k], v) if k in base else v for k, v in over.items()}}
+    return over
+
+
+def zero(t: Type, domains):
+    """The plainest value of a type: false, the int nearest 0 in range, a domain's first atom, the
+    empty set, a map of zeros. What a spec's `start` section leaves out starts as this."""
+    if isinstance(t, BoolT):
+        return False
+    if isinstance(t, IntT):
+        return max(t.lo if t.lo is not None else 0, min(0, t.hi if t.hi is not None else 0))
+    if isinstance(t, AtomT):
+        d = domains[t.domain]
+        return d.atom(next(iter(d.codes())))
+    if isinstance(t, SetT):
+        return frozenset()
+    if isinstance(t, MapT):
+        return {k: zero(t.value, domains) for k in domains[t.key].atoms}
+    if isinstance(t, RecordT):
+        return {n: zero(ft, domains) for n, ft in t.fields}
+    raise StateError(f"no plain value for type {t}")
+
+
 def to_json(value, t: Type, domains):
     if isinstance(t, (BoolT, IntT, AtomT)):
         return value
@@ -183,7 +210,8 @@ class SymState:
         if isinstance(t, (IntT, AtomT)):
             v = z3.Int(name)
             lo, hi = (t.lo, t.hi) if isinstance(t, IntT) else (0, len(self.domains[t.domain]) - 1)
-            self.constraints.append(z3.And(v >= lo, v <= hi))
+            self.constraints.extend([v >= lo] if lo is not None else [])  # a define's plain `int` parameter has no bounds
+            self.constraints.extend([v <= hi] if hi is not None else [])
             self.leaves.append((v, t))
             return v
         if isinstance(t, SetT):

@@ -37,7 +37,14 @@ def test_false_claims_fail_with_true_counterexamples(planted):
     got = {v.claim: v for v in claims.check_all(planted, 30)}
     assert {k: v.verdict for k, v in got.items()} == {
         "planted.claim.someone-at-zero": "fails", "planted.claim.score-keeps-ann-low": "fails",
-        "planted.claim.slow-start": "fails"}
+        "planted.claim.slow-start": "fails", "planted.claim.ann-runs-out": "fails",
+        "planted.claim.points-run-out": "holds", "planted.claim.always-a-move": "fails"}
+    runs = got["planted.claim.ann-runs-out"]           # bob scored: ann's measure did not drop
+    assert runs.trace.steps[0].args == {"p": "bob"} and "measure goes from" in runs.detail
+    assert runs.trace.states[0]["points"]["ann"] == runs.trace.states[1]["points"]["ann"]
+    assert "measure drops on every move" in got["planted.claim.points-run-out"].detail
+    stuck = got["planted.claim.always-a-move"].trace.states[0]
+    assert stuck == {"points": {"ann": 3, "bob": 3}, "over": False}
     s = got["planted.claim.someone-at-zero"].trace.states[0]
     assert all(n > 0 for n in s["points"].values())           # nobody at zero: the claim is false here
     mv = got["planted.claim.score-keeps-ann-low"].trace
@@ -46,13 +53,14 @@ def test_false_claims_fail_with_true_counterexamples(planted):
     assert len(play.steps) == 2 and play.states[0]["points"] == {"ann": 0, "bob": 0}
     assert play.states[-1]["points"]["ann"] == 2
     assert all(c.ok for c in traces.replay(play))
-    assert not any(v.as_expected for v in got.values())
+    assert not any(v.as_expected for k, v in got.items() if k != "planted.claim.points-run-out")
 
 
 def test_true_claims_hold(clean):
     got = {v.claim: v for v in claims.check_all(clean, 30)}
     assert {k: v.verdict for k, v in got.items()} == {
-        "clean.claim.bounded": "holds", "clean.claim.pass-keeps-points": "holds", "clean.claim.play": "holds"}
+        "clean.claim.bounded": "holds", "clean.claim.pass-keeps-points": "holds", "clean.claim.play": "holds",
+        "clean.claim.always-a-move": "holds"}
     assert "bounded" in got["clean.claim.play"].method and got["clean.claim.play"].covered == {"steps": 3}
 
 
@@ -162,7 +170,7 @@ def test_traces_round_trip_and_replay_from_the_command_line(tmp_path, capsys):
 def test_check_json_and_exit_codes(capsys):
     assert main(["check", str(CLEAN), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert [c["verdict"] for c in out["claims"]] == ["holds", "holds", "holds"]
+    assert [c["verdict"] for c in out["claims"]] == ["holds", "holds", "holds", "holds"]
     assert main(["ambiguities", str(PLANTED), "--json"]) == 1
     out = json.loads(capsys.readouterr().out)
     assert {f["kind"] for f in out["findings"]} >= {"readings-differ", "gap", "dead-end", "dead-action"}
@@ -203,3 +211,15 @@ def test_analysis_commands_refuse_bad_specs_cleanly(tmp_path, capsys):
         err = capsys.readouterr().err
         assert "bad.yaml:" in err and "turnn" in err and "Traceback" not in err
     assert main(["replay", str(tmp_path / "missing.json")]) == 2
+
+
+def test_fixtures_of_a_set_valued_rule_compare_sets_by_value(tmp_path, clean):
+    """A rule whose value is a set: the pair's two values differ as sets (not as Z3 objects) and
+    are written as JSON lists."""
+    fixtures.generate(clean, tmp_path, seed=0, timeout=30)
+    (pair,) = json.loads((tmp_path / "clean.scorers.json").read_text())
+    first, second = pair["holds"]["expected"], pair["fails"]["expected"]
+    assert isinstance(first, list) and isinstance(second, list) and set(first) != set(second)
+    g = clean
+    s1 = g.state_from_json(pair["holds"]["state"])
+    assert sorted(g.evaluate(g.rule("clean.scorers").body, s1)) == first

@@ -1,0 +1,71 @@
+"""Every legal move of a concrete state, fast enough to play whole games move by move.
+
+Trying every action with every combination of argument values is exact but slow when an action
+has several parameters (thousands of combinations, most failing on their first requirement). So
+the requirements are split into their top-level conjuncts, each conjunct is tried as soon as the
+parameters it mentions are bound, and a combination is dropped at the first conjunct that is not
+true — sound, because a conjunction is true only when every conjunct is. Define calls are shared
+across the whole listing (one state, one cache). Each move found is confirmed with
+`Game.legal`, so the answer is exactly the moves `Game.legal` accepts.
+"""
+from __future__ import annotations
+
+from zoospec import ir
+from zoospec.backends.python import MEMO
+from zoospec.errors import Undefined
+
+from .symbolic import param_pools
+from .traces import Step
+
+
+def _conjuncts(e: ir.Expr):
+    if isinstance(e, ir.And):
+        for x in e.args:
+            yield from _conjuncts(x)
+    else:
+        yield e
+
+
+def _plan(game, action):
+    """Per parameter depth, the compiled conjuncts that need exactly the parameters bound so far."""
+    cache = game.__dict__.setdefault("_move_plans", {})
+    hit = cache.get(action.id)
+    if hit is None:
+        names = [n for n, _ in action.params]
+        levels = [[] for _ in range(len(names) + 1)]
+        for _, req in action.requires:
+            for c in _conjuncts(req):
+                used = {x.name for x in ir.walk(c) if isinstance(x, ir.Local)} & set(names)
+                levels[max((names.index(n) + 1 for n in used), default=0)].append(game.fn(c))
+        hit = cache[action.id] = (names, levels, param_pools(game, action.params))
+    return hit
+
+
+def legal_moves(game, state) -> list[Step]:
+    memo: dict = {}
+    out: list[Step] = []
+    for a in game.actions.values():
+        names, levels, pools = _plan(game, a)
+
+        def true_at(depth, env):
+            try:
+                return all(f(state, env) is True for f in levels[depth])
+            except Undefined:
+                return False
+
+        def extend(depth, env):
+            if not true_at(depth, env):
+                return
+            if depth == len(names):
+                args = {n: env[n] for n in names}
+                try:
+                    if game.legal(state, a.id, args):
+                        out.append(Step(a.id, args))
+                except Undefined:
+                    pass
+                return
+            for v in pools[depth]:
+                extend(depth + 1, {**env, names[depth]: v})
+
+        extend(0, {MEMO: memo})
+    return out
