@@ -59,3 +59,34 @@ def test_play_from_the_command_line_with_players(capsys):
     assert "ended after" in out and "an end rule holds" in out and "zlr.score.total(z=2)" in out and "highest:" in out
     assert main(["play", "zooloretto", "--players", "7"]) == 2
     assert "players" in capsys.readouterr().err
+
+
+def test_the_score_claims_and_progress_get_their_verdicts_with_checked_witnesses():
+    from zoospec.solvers import claims
+    g = game(SPEC)
+    only = ["zlr.claim.score-at-most-49", "zlr.claim.49-is-reached", "zlr.claim.score-at-most-40-with-more-players",
+            "zlr.claim.40-is-reached-with-more-players", "zlr.claim.one-line-per-pen", "zlr.claim.always-a-move"]
+    got = {v.claim: v for v in claims.check_all(g, 240, only=only)}
+    assert {k: v.verdict for k, v in got.items()} == {
+        "zlr.claim.score-at-most-49": "holds", "zlr.claim.49-is-reached": "fails",
+        "zlr.claim.score-at-most-40-with-more-players": "holds", "zlr.claim.40-is-reached-with-more-players": "fails",
+        "zlr.claim.one-line-per-pen": "holds", "zlr.claim.always-a-move": "holds"}
+    assert all(v.as_expected for v in got.values())
+    total = g.rule("zlr.score.total").body
+    best = got["zlr.claim.49-is-reached"].trace
+    assert g.evaluate(total, best.states[0], best.params) == 49       # the highest score, in Python
+    best3 = got["zlr.claim.40-is-reached-with-more-players"].trace
+    assert g.evaluate(total, best3.states[0], best3.params) == 40 and best3.states[0]["players"] >= 3
+
+
+def test_a_reading_that_changes_the_last_round_is_found_with_a_witness():
+    from zoospec.solvers import ambiguity
+    g = game(SPEC)
+    found = ambiguity.readings(g, "last_round", 120)
+    differ = [f for f in found if f.kind == "readings-differ" and "zlr.end-unloading" in f.message]
+    assert differ, [f.message for f in found]
+    (f,) = differ
+    state = f.trace.states[0]
+    pile, bag = g.with_readings({"last_round": "pile_used"}), g.with_readings({"last_round": "bag_emptied"})
+    after = [x.apply(state, "zlr.end-unloading", {}) for x in (pile, bag)]
+    assert {a["phase"] for a in after} == {"over", "turns"}              # one reading ends the game, the other not
