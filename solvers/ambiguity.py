@@ -27,7 +27,7 @@ from zoospec.backends.z3 import zequal
 from zoospec.errors import Undefined
 
 from .shrink import shrink
-from .symbolic import UNDEFINED, Query, confirm, no_move, py_ended, py_has_move, py_value, python_invariants_hold
+from .symbolic import UNDEFINED, Query, confirm, py_ended, py_has_move, py_value, python_invariants_hold
 from .traces import Trace
 
 
@@ -257,7 +257,7 @@ def dead_ends(game, timeout) -> list[Finding]:
     out = []
     t0 = time.monotonic()
     q = Query(game, 1, timeout)
-    r, m = q.solve_invariant(0, z3.Not(q.ended(0)), no_move(q, game))
+    r, m = q.solve_stuck(0, z3.Not(q.ended(0)))
     if r == "sat":
         def keeps(s):
             return python_invariants_hold(game, s) and not py_ended(game, s) and not py_has_move(game, s)

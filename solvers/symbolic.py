@@ -163,6 +163,41 @@ class Query:
             pending = [x for x in pending if x not in broken]
             s.add([self.holds(rule.body, i, zargs) for i, (rule, _, zargs) in broken])
 
+    def solve_stuck(self, i: int, *conds, actions=None, deadline: float | None = None):
+        """A state i (invariants and conds holding) where no action of `actions` (default all) is
+        legal with any arguments — found lazily: ask for a state, list its legal moves in Python,
+        forbid exactly those moves, ask again. Each round rules out at least one move instance, so
+        it ends; asserting all of them up front (no_move) can mean thousands of big terms. The
+        invariants are added lazily as in solve_invariant."""
+        from .moves import legal_moves
+        ids = None if actions is None else {a.id for a in actions}
+        instances = [(r, args, self.game._zargs(r.params, args)) for r in self.game.rules.values()
+                     if r.kind == "invariant" and r.body is not None for args in param_values(self.game, r.params)]
+        s = z3.Solver()
+        s.set("random_seed", self.seed)
+        s.add(list(conds))
+        forbidden = set()
+        while True:
+            r, m = self._check_incremental(s, deadline)
+            if r != "sat":
+                return r, m
+            state = m.states[i]
+            broken = [x for x in instances if py_value(self.game, x[0].body, state, x[1]) is not True]
+            if broken:
+                instances = [x for x in instances if x not in broken]
+                s.add([self.holds(rule.body, i, zargs) for rule, _, zargs in broken])
+                continue
+            moves = [mv for mv in legal_moves(self.game, state) if ids is None or mv.action in ids]
+            if not moves:
+                return r, m
+            for mv in moves:
+                key = (mv.action, tuple(sorted(mv.args.items(), key=repr)))
+                if key in forbidden:
+                    raise InternalError(f"Z3 allows {mv.action} {mv.args} to be illegal where Python finds it legal")
+                forbidden.add(key)
+                a = self.game.action(mv.action)
+                s.add(z3.Not(self.holds(self.game.legal_expr(a.id), i, self.game._zargs(a.params, mv.args))))
+
     def _check_incremental(self, s, deadline):
         """Check s with every fact not yet given to it (facts grow as terms are compiled)."""
         seen = getattr(s, "_zoospec_facts", 0)
