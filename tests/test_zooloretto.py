@@ -90,3 +90,26 @@ def test_a_reading_that_changes_the_last_round_is_found_with_a_witness():
     pile, bag = g.with_readings({"last_round": "pile_used"}), g.with_readings({"last_round": "bag_emptied"})
     after = [x.apply(state, "zlr.end-unloading", {}) for x in (pile, bag)]
     assert {a["phase"] for a in after} == {"over", "turns"}              # one reading ends the game, the other not
+
+
+def test_the_pruned_move_listing_is_exactly_every_legal_move():
+    """solvers/moves.py against trying every action with every argument through Game.legal."""
+    from zoospec.errors import Undefined
+    from zoospec.solvers import moves
+    from zoospec.solvers.symbolic import param_values
+    g = game(SPEC)
+    states = play.play(g, g.start_state(2), seed=4, max_steps=150).trace.states[::15]
+
+    def brute(state):
+        out = []
+        for a in g.actions.values():
+            for args in param_values(g, a.params):
+                try:
+                    if g.legal(state, a.id, args):
+                        out.append((a.id, tuple(sorted(args.items()))))
+                except Undefined:
+                    pass
+        return sorted(out)
+
+    for s in states:
+        assert sorted((m.action, tuple(sorted(m.args.items()))) for m in moves.legal_moves(g, s)) == brute(s)
