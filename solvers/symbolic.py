@@ -167,7 +167,7 @@ class Query:
         """A state i (invariants and conds holding) where no action of `actions` (default all) is
         legal with any arguments — found lazily: ask for a state, list its legal moves in Python,
         forbid exactly those moves, ask again. Each round rules out at least one move instance, so
-        it ends; asserting all of them up front (no_move) can mean thousands of big terms. The
+        it ends; asserting every move instance up front can mean thousands of big terms. The
         invariants are added lazily as in solve_invariant."""
         from .moves import legal_moves
         ids = None if actions is None else {a.id for a in actions}
@@ -220,29 +220,6 @@ def confirm(ok: bool, what: str):
     if not ok:
         raise InternalError(f"Z3 reported {what}, but the Python back end does not reproduce it; "
                             f"not reporting it (a back-end disagreement)")
-
-
-MAX_ENUMERATED_ARGS = 4096
-
-
-def no_move(q, game, i=0, actions=None):
-    """In state i no action (of `actions`, default all) is legal with any arguments (small
-    argument spaces enumerated, large ones quantified)."""
-    parts = []
-    for a in actions if actions is not None else game.actions.values():
-        combos = 1
-        for _, t in a.params:
-            combos *= len(param_values(game, [("x", t)]))
-        if combos <= MAX_ENUMERATED_ARGS:
-            for args in param_values(game, a.params):
-                parts.append(z3.Not(q.holds(game.legal_expr(a.id), i, game._zargs(a.params, args))))
-        else:
-            args, _ = q.args(a.params, "forall")
-            sym = q.arg_syms.pop()
-            q.facts = [f for f in q.facts if f not in sym.constraints]
-            body = z3.Implies(z3.And(sym.constraints), z3.Not(q.holds(game.legal_expr(a.id), i, args)))
-            parts.append(z3.ForAll([leaf for leaf, _ in sym.leaves], body))
-    return z3.And(parts) if parts else z3.BoolVal(True)
 
 
 def py_has_move(game, state, actions=None) -> bool:
