@@ -223,15 +223,25 @@ def _cite(c):
     return None if c is None else {"file": c.file, "section": c.section, "sentence": list(c.sentence)}
 
 
-def generate(game, out_dir: str | Path, seed: int = 0, timeout: float | None = 60.0, progress=None) -> dict:
-    """Write the corpus; returns the index (also written as index.json)."""
+def generate(game, out_dir: str | Path, seed: int = 0, timeout: float | None = 60.0, progress=None,
+             budget: float | None = None) -> dict:
+    """Write the corpus; returns the index (also written as index.json). With a `budget` in
+    seconds, no new rule or action is started once it is spent; the index lists what was skipped."""
+    import time
+    stop = None if budget is None else time.monotonic() + budget
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     index = {"game": game.id, "source": str(game.file), "readings": dict(game.chosen), "seed": seed,
-             "state_schema": "state.schema.json", "files": [], "no_boundary": []}
+             "state_schema": "state.schema.json", "files": [], "no_boundary": [], "skipped": []}
+
+    def spent(subject):
+        if stop is not None and time.monotonic() >= stop:
+            index["skipped"].append(subject)
+            return True
+        return False
     j = lambda s: game.state_to_json(s)  # noqa: E731
     for rule in game.rules.values():
-        if rule.body is None:
+        if rule.body is None or spent(rule.id):
             continue
         if progress:
             progress(f"fixtures for {rule.id}")
@@ -254,6 +264,8 @@ def generate(game, out_dir: str | Path, seed: int = 0, timeout: float | None = 6
                              "fails" if rule.kind != "scoring" else "second": {"state": j(s2), "expected": v2}})
         _write(out, rule.id, fixtures, index)
     for action in game.actions.values():
+        if spent(action.id):
+            continue
         if progress:
             progress(f"fixtures for {action.id}")
         found = []

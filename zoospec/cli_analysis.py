@@ -80,6 +80,7 @@ def add_parsers(sub):
     common(p)
     p.add_argument("--out", required=True, help="directory for the corpus")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--budget", type=float, metavar="SECONDS", help="start no new rule or action after this long (the index lists the skipped)")
     p.set_defaults(fn=cmd_fixtures)
     p = sub.add_parser("coverage", help="rulebook sentences: formalised, non-normative or uncovered")
     p.add_argument("game")
@@ -106,6 +107,8 @@ def add_parsers(sub):
     p = sub.add_parser("tour", help="every bundled game: validate, check, ambiguities, fixtures, coverage")
     common(p, game=False)
     p.add_argument("--games", nargs="*", help="only these games")
+    p.add_argument("--fixture-budget", type=float, default=300.0, metavar="SECONDS",
+                   help="per game, start no new fixture subject after this long (default 300; the count says how many were skipped)")
     p.set_defaults(fn=cmd_tour)
 
 
@@ -212,7 +215,7 @@ def _finding_json(f) -> dict:
 @guarded
 def cmd_fixtures(args) -> int:
     g = load_game(args.game, args.reading)
-    index = fixtures.generate(g, args.out, args.seed, args.timeout, _progress)
+    index = fixtures.generate(g, args.out, args.seed, args.timeout, _progress, args.budget)
     _clear()
     if args.json:
         print(json.dumps(index, indent=2, sort_keys=True))
@@ -350,7 +353,7 @@ def cmd_tour(args) -> int:
         verdicts = claims.check_all(g, args.timeout, _progress)
         found = ambiguity.find_all(g, args.timeout, _progress)
         with tempfile.TemporaryDirectory() as tmp:
-            index = fixtures.generate(g, tmp, 0, args.timeout, _progress)
+            index = fixtures.generate(g, tmp, 0, args.timeout, _progress, budget=args.fixture_budget)
         _clear()
         book = coverage.find_rulebook(g)
         rep = coverage.report(g, book) if book else None
@@ -359,7 +362,7 @@ def cmd_tour(args) -> int:
             unexpected=[v.claim for v in verdicts if not v.as_expected],
             findings={k: sum(f.kind == k for f in found) for k in
                       ("readings-differ", "readings-agree", "gap", "dead-end", "dead-action", "unknown")},
-            fixtures=fixtures.count(index),
+            fixtures=fixtures.count(index), fixtures_skipped=len(index["skipped"]),
             coverage=None if rep is None else {"percent": round(rep.percent, 1), "uncovered": len(rep.uncovered),
                                                 "dangling": len(rep.dangling)},
             seconds=round(time.monotonic() - t0, 1))
@@ -371,7 +374,8 @@ def cmd_tour(args) -> int:
                 print(f"  claim {v.claim}: {v.verdict} ({v.detail})")
             for f in found:
                 print(f"  {f.kind}: {f.message}")
-            print(f"  fixtures: {row['fixtures']}; coverage: " +
+            skipped = f" ({row['fixtures_skipped']} rules/actions skipped: fixture budget spent)" if row["fixtures_skipped"] else ""
+            print(f"  fixtures: {row['fixtures']}{skipped}; coverage: " +
                   (f"{rep.percent:.1f}% of normative sentences ({len(rep.uncovered)} uncovered)" if rep else "rulebook not found"))
     if args.json:
         print(json.dumps({"games": rows}, indent=2))

@@ -225,3 +225,9 @@ def test_fixtures_of_a_set_valued_rule_compare_sets_by_value(tmp_path, clean):
     g = clean
     s1 = g.state_from_json(pair["holds"]["state"])
     assert sorted(g.evaluate(g.rule("clean.scorers").body, s1)) == first
+
+
+def test_a_spent_fixture_budget_skips_what_is_left_and_says_so(tmp_path, planted):
+    index = fixtures.generate(planted, tmp_path, seed=0, timeout=30, budget=0)
+    assert index["files"] == [] and set(index["skipped"]) == set(planted.rules) | set(planted.actions)
+    assert json.loads((tmp_path / "index.json").read_text())["skipped"] == index["skipped"]
