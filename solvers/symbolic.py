@@ -147,21 +147,11 @@ class Query:
         Sound both ways: UNSAT without some invariants is UNSAT with all, and a model is returned
         only when every invariant holds in every state named."""
         indices = (states,) if isinstance(states, int) else tuple(states)
-        instances = [(r, args, self.game._zargs(r.params, args)) for r in self.game.rules.values()
-                     if r.kind == "invariant" and r.body is not None for args in param_values(self.game, r.params)]
-        pending = [(i, inst) for i in indices for inst in instances]
-        s = z3.Solver()
-        s.set("random_seed", self.seed)
-        s.add(list(conds))
+        s, lazy = self._lazy_solver(conds, indices)
         while True:
             r, m = self._check_incremental(s, deadline)
-            if r != "sat":
+            if r != "sat" or not lazy.add_broken(m):
                 return r, m
-            broken = [(i, inst) for i, inst in pending if py_value(self.game, inst[0].body, m.states[i], inst[1]) is not True]
-            if not broken:
-                return r, m
-            pending = [x for x in pending if x not in broken]
-            s.add([self.holds(rule.body, i, zargs) for i, (rule, _, zargs) in broken])
 
     def solve_stuck(self, i: int, *conds, actions=None, deadline: float | None = None):
         """A state i (invariants and conds holding) where no action of `actions` (default all) is
@@ -171,23 +161,15 @@ class Query:
         invariants are added lazily as in solve_invariant."""
         from .moves import legal_moves
         ids = None if actions is None else {a.id for a in actions}
-        instances = [(r, args, self.game._zargs(r.params, args)) for r in self.game.rules.values()
-                     if r.kind == "invariant" and r.body is not None for args in param_values(self.game, r.params)]
-        s = z3.Solver()
-        s.set("random_seed", self.seed)
-        s.add(list(conds))
+        s, lazy = self._lazy_solver(conds, (i,))
         forbidden = set()
         while True:
             r, m = self._check_incremental(s, deadline)
             if r != "sat":
                 return r, m
-            state = m.states[i]
-            broken = [x for x in instances if py_value(self.game, x[0].body, state, x[1]) is not True]
-            if broken:
-                instances = [x for x in instances if x not in broken]
-                s.add([self.holds(rule.body, i, zargs) for rule, _, zargs in broken])
+            if lazy.add_broken(m):  # an invariant failed there: ask again with it
                 continue
-            moves = [mv for mv in legal_moves(self.game, state) if ids is None or mv.action in ids]
+            moves = [mv for mv in legal_moves(self.game, m.states[i]) if ids is None or mv.action in ids]
             if not moves:
                 return r, m
             for mv in moves:
@@ -197,6 +179,12 @@ class Query:
                 forbidden.add(key)
                 a = self.game.action(mv.action)
                 s.add(z3.Not(self.holds(self.game.legal_expr(a.id), i, self.game._zargs(a.params, mv.args))))
+
+    def _lazy_solver(self, conds, indices):
+        s = z3.Solver()
+        s.set("random_seed", self.seed)
+        s.add(list(conds))
+        return s, _LazyInvariants(self, s, indices)
 
     def _check_incremental(self, s, deadline):
         """Check s with every fact not yet given to it (facts grow as terms are compiled)."""
@@ -213,6 +201,25 @@ class Query:
         if r == z3.unsat:
             return "unsat", None
         return "unknown", s.reason_unknown()
+
+
+class _LazyInvariants:
+    """The invariant instances (rule, arguments) per state index not yet given to a solver."""
+
+    def __init__(self, q, solver, indices):
+        g = q.game
+        self.q, self.s = q, solver
+        self.pending = [(i, r, args) for i in indices for r in g.rules.values()
+                        if r.kind == "invariant" and r.body is not None for args in param_values(g, r.params)]
+
+    def add_broken(self, model) -> bool:
+        """Give the solver every pending instance the model's states break; False if none."""
+        g, keep, broken = self.q.game, [], []
+        for i, r, args in self.pending:
+            (keep if py_value(g, r.body, model.states[i], args) is True else broken).append((i, r, args))
+        self.pending = keep
+        self.s.add([self.q.holds(r.body, i, g._zargs(r.params, args)) for i, r, args in broken])
+        return bool(broken)
 
 
 def confirm(ok: bool, what: str):
