@@ -133,6 +133,9 @@ def _move(game, claim, timeout) -> Verdict:
     deadline = None if timeout is None else time.monotonic() + timeout
     gave_up = []
     for i, a in enumerate(moves):
+        if deadline is not None and time.monotonic() >= deadline:
+            gave_up.append((a.id, "deadline reached"))
+            continue
         q = Query(game, 2, timeout)
         cargs, _ = q.args(claim.params, "c")
         aargs, _ = q.args(a.params, "a")
@@ -140,9 +143,6 @@ def _move(game, claim, timeout) -> Verdict:
         drop = _decrease_fails(q, claim, cargs, 0, 1)
         if drop is not None:  # the body fails, or the measure does not drop
             conds[-1] = z3.Or(conds[-1], drop)
-        if deadline is not None and time.monotonic() >= deadline:
-            gave_up.append((a.id, "deadline reached"))
-            continue
         # each action gets a fair share of the time left, so one hard action cannot starve the rest
         share = None if deadline is None else time.monotonic() + (deadline - time.monotonic()) / (len(moves) - i)
         r, m = q.solve_invariant(0, *conds, deadline=share)

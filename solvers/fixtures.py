@@ -13,6 +13,7 @@ gives byte-identical files. Every fixture is re-checked with the Python back end
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import z3
@@ -227,7 +228,6 @@ def generate(game, out_dir: str | Path, seed: int = 0, timeout: float | None = 6
              budget: float | None = None) -> dict:
     """Write the corpus; returns the index (also written as index.json). With a `budget` in
     seconds, no new rule or action is started once it is spent; the index lists what was skipped."""
-    import time
     stop = None if budget is None else time.monotonic() + budget
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)

@@ -42,10 +42,11 @@ def _plan(game, action):
     return hit
 
 
-def legal_moves(game, state) -> list[Step]:
+def legal_moves(game, state, actions=None) -> list[Step]:
+    """The legal moves of `actions` (default: every action), in action and domain order."""
     memo: dict = {}
     out: list[Step] = []
-    for a in game.actions.values():
+    for a in game.actions.values() if actions is None else actions:
         names, levels, pools = _plan(game, a)
 
         def true_at(depth, env):

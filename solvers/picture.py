@@ -46,16 +46,18 @@ def _leaves(v, t, keys=()):
         for k, x in v.items():
             yield from _leaves(x, t.value, keys + (k,))
     else:
-        yield keys, v, t
+        yield keys, v
 
 
 def _sparse(game, n, v, t) -> list[str]:
     """A big or nested map as its entries that differ from the plain value (0, false, empty),
     one line per first key: `herd[1]: p4.zebra=4, barn.camel=1`."""
+    leaf_type = t
+    while isinstance(leaf_type, MapT):
+        leaf_type = leaf_type.value
+    plain_value = zero(leaf_type, game.domains)
     by_first: dict = {}
-    plain_value = None
-    for keys, x, lt in _leaves(v, t):
-        plain_value = zero(lt, game.domains)
+    for keys, x in _leaves(v, t):
         if x != plain_value:
             by_first.setdefault(keys[0], []).append((keys[1:], x))
     shown = json.dumps(plain(plain_value))

@@ -9,8 +9,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from .moves import legal_moves  # noqa: F401  (re-exported: the moves of a state, as play lists them)
-from .symbolic import py_ended
+from .moves import legal_moves
+from .symbolic import param_values, py_ended, py_value
 from .traces import Trace
 
 
@@ -52,7 +52,6 @@ def play(game, start: dict, seed: int = 0, max_steps: int = 200, choose=None, on
 
 def final_scores(game, state) -> list[dict]:
     """The spec's final score (`game.final_score`): its rule for every argument its `given` admits."""
-    from .symbolic import param_values, py_value
     if game.final_score is None:
         return []
     rid, given = game.final_score

@@ -58,12 +58,16 @@ def param_pools(game, params) -> list[list]:
     return pools
 
 
+def rule_instances(game, kind) -> list[tuple]:
+    """(rule, arguments) for every rule of one kind and every value of its parameters."""
+    return [(r, args) for r in game.rules.values() if r.kind == kind and r.body is not None
+            for args in param_values(game, r.params)]
+
+
 def _py_rule_values(game, kind, state):
     """The value of every rule of one kind on a state, for every value of its parameters."""
-    for r in game.rules.values():
-        if r.kind == kind and r.body is not None:
-            for args in param_values(game, r.params):
-                yield py_value(game, r.body, state, args)
+    for r, args in rule_instances(game, kind):
+        yield py_value(game, r.body, state, args)
 
 
 def python_invariants_hold(game, state) -> bool:
@@ -113,8 +117,7 @@ class Query:
 
     def _rules(self, kind, state_index):
         return [self.holds(r.body, state_index, self.game._zargs(r.params, args))
-                for r in self.game.rules.values() if r.kind == kind and r.body is not None
-                for args in param_values(self.game, r.params)]
+                for r, args in rule_instances(self.game, kind)]
 
     def invariants(self, state_index: int = 0):
         """Every invariant rule holds (for every value of its parameters)."""
@@ -160,7 +163,6 @@ class Query:
         it ends; asserting every move instance up front can mean thousands of big terms. The
         invariants are added lazily as in solve_invariant."""
         from .moves import legal_moves
-        ids = None if actions is None else {a.id for a in actions}
         s, lazy = self._lazy_solver(conds, (i,))
         forbidden = set()
         while True:
@@ -169,7 +171,7 @@ class Query:
                 return r, m
             if lazy.add_broken(m):  # an invariant failed there: ask again with it
                 continue
-            moves = [mv for mv in legal_moves(self.game, m.states[i]) if ids is None or mv.action in ids]
+            moves = legal_moves(self.game, m.states[i], actions)
             if not moves:
                 return r, m
             for mv in moves:
@@ -207,10 +209,8 @@ class _LazyInvariants:
     """The invariant instances (rule, arguments) per state index not yet given to a solver."""
 
     def __init__(self, q, solver, indices):
-        g = q.game
         self.q, self.s = q, solver
-        self.pending = [(i, r, args) for i in indices for r in g.rules.values()
-                        if r.kind == "invariant" and r.body is not None for args in param_values(g, r.params)]
+        self.pending = [(i, r, args) for i in indices for r, args in rule_instances(q.game, "invariant")]
 
     def add_broken(self, model) -> bool:
         """Give the solver every pending instance the model's states break; False if none."""
@@ -232,5 +232,4 @@ def confirm(ok: bool, what: str):
 def py_has_move(game, state, actions=None) -> bool:
     """Some action (of `actions`, default all) is legal in a concrete state (Python back end)."""
     from .moves import legal_moves
-    ids = None if actions is None else {a.id for a in actions}
-    return any(ids is None or m.action in ids for m in legal_moves(game, state))
+    return bool(legal_moves(game, state, actions))
