@@ -113,3 +113,15 @@ def test_the_pruned_move_listing_is_exactly_every_legal_move():
 
     for s in states:
         assert sorted((m.action, tuple(sorted(m.args.items()))) for m in moves.legal_moves(g, s)) == brute(s)
+
+
+def test_a_move_claim_out_of_time_is_unknown_and_says_which_actions_were_not_settled():
+    """A spent deadline is reported as unknown — never as holds — naming every action left open."""
+    import dataclasses
+
+    from zoospec.solvers import claims
+    g = game(SPEC)
+    c = dataclasses.replace(g.claims["zlr.claim.round-ends"], actions=("zlr.exchange", "zlr.draw"))
+    v = claims.check(g, c, timeout=0.0001)
+    assert v.verdict == "unknown" and v.as_expected
+    assert "zlr.exchange" in v.detail and "zlr.draw" in v.detail and "0 of 2 actions" in v.detail
