@@ -6,8 +6,9 @@ check of the same rule (a yardstick kept only here — the game's rules live in 
 Measured: `nyz.tile.place-at` (lay one enclosure tile in one orientation at one position on a
 2-player board half covered), `nyz.acquire.single` (take one animal from an acquisition space),
 `nyz.elephant.distance`, generating every legal way to lay one tile (every orientation and
-position), and every legal move of a mid-game state of each bundled game (solvers/moves.py). Targets (issue 5): 100,000 checks a second, within 2x of the hand-written check;
-all legal moves of a mid-game state in under 50 ms.
+position), and every legal move of the states of a played game of each bundled game
+(solvers/moves.py). Targets (issue 5): 100,000 checks a second, within 2x of the hand-written
+check; all legal moves of a mid-game state in under 50 ms.
 """
 from __future__ import annotations
 
@@ -27,16 +28,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def mid_game(g):
-    """A 2-player board with its first 50 buildable cells (reading order) covered."""
+    """A dealt 2-player table in the main action, the first player's board with its first 50
+    buildable cells (reading order) covered."""
+    from zoospec.solvers import play
+    from zoospec.state import merged
+    dealt = play.play(g, g.start_state(2), seed=1, max_steps=46).trace.states[-1]
     buildable = sorted(g.consts["buildable"][1]["p2s1"], key=lambda a: g.domains["cell"].pos[a])
-    strip = {str(i): (3 if g.consts["spot_kind"][1][i] == "tile" else 0) for i in range(30)}
-    encs = [g.domains["enclosure"].atom(k) for k in g.domains["enclosure"].codes()]
-    return g.state_from_json({"seat": "p2s1", "occupied": buildable[:50], "players": 2, "elephant": 11,
-                              "stack_left": strip, "placed": [], "species": {e: "meerkat" for e in encs},
-                              "animals_in": {e: 0 for e in encs}, "house": {str(h): "meerkat" for h in range(4)},
-                              "house_used": [0, 1], "occupying": False, "pending": encs[0], "added": 0, "gain": [],
-                              "att_used": {a: 0 for a in g.consts["attraction_count"][1]}, "breeding": [], "bred": [],
-                              "bonus_used": False, "kept": []})
+    return g.state_from_json(merged(g.state_to_json(dealt), {"stage": "main", "elephant": 12, "occupied": {"1": buildable[:50]}}))
 
 
 def rate(fn, calls, seconds):
@@ -69,7 +67,7 @@ def main():
     # --- the same check written by hand (the yardstick)
     shapes = g.consts["enclosure_shape"][1]
     ors = {t: sorted(orientations(shapes[t])) for t in tiles}
-    free = {dom.pos[a] for a in g.consts["buildable"][1]["p2s1"]} - {dom.pos[a] for a in state["occupied"]}
+    free = {dom.pos[a] for a in g.consts["buildable"][1]["p2s1"]} - {dom.pos[a] for a in state["occupied"][1]}
 
     def by_hand(env):
         os_ = ors[env["t"]]
@@ -106,17 +104,25 @@ def main():
 
 
 def all_moves():
-    """Every legal move of a mid-game state, by solvers/moves.py (what `zoospec play` lists)."""
+    """Every legal move of the states of a played game, by solvers/moves.py (what `zoospec play`
+    lists): the median and the slowest state, and the slowest stage."""
+    import statistics
     from zoospec.solvers import moves, play
     nyz = load(ROOT / "spec" / "new-york-zoo.yaml")
     zlr = load(ROOT / "spec" / "zooloretto.yaml")
-    mid = play.play(zlr, zlr.start_state(4), seed=1, max_steps=120).trace.states[-1]  # a 4-player game, round 4 or so
-    for name, g, state in (("new-york-zoo", nyz, mid_game(nyz)), ("zooloretto", zlr, mid)):
-        t0, reps = time.perf_counter(), 5
-        for _ in range(reps):
-            found = moves.legal_moves(g, state)
-        ms = (time.perf_counter() - t0) / reps * 1000
-        print(f"every legal move of a mid-game {name} state: {len(found)} moves, {ms:.1f} ms")
+    for name, g, players, seed, stage in (("new-york-zoo", nyz, 2, 2, "stage"), ("zooloretto", zlr, 4, 1, "phase")):
+        states = play.play(g, g.start_state(players), seed=seed, max_steps=600).trace.states[::5]
+        times, by_stage = [], {}
+        for state in states:
+            t0 = time.perf_counter()
+            moves.legal_moves(g, state)
+            ms = (time.perf_counter() - t0) * 1000
+            times.append(ms)
+            by_stage.setdefault(state[stage], []).append(ms)
+        worst = max(by_stage, key=lambda k: statistics.median(by_stage[k]))
+        print(f"every legal move, {len(states)} states of a {players}-player {name} game: median {statistics.median(times):.1f} ms, "
+              f"slowest {max(times):.1f} ms; by {stage}: " + ", ".join(f"{k} {statistics.median(v):.1f}" for k, v in sorted(by_stage.items()))
+              + f" (slowest: {worst})")
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@ import json
 import subprocess
 import sys
 
-from conftest import ROOT
+from conftest import ROOT, game
 
 
 def run(*args):
@@ -37,23 +37,21 @@ def test_validate_json():
 def test_state_schema_validates_a_state():
     import jsonschema
 
+    from zoospec.solvers import play
+
     r = run("state-schema", "spec/new-york-zoo.yaml")
     assert r.returncode == 0
     schema = json.loads(r.stdout)
-    strip = {str(i): 0 for i in range(30)}
-    encs = schema["properties"]["species"]["required"]
-    ok = {"seat": "p2s1", "occupied": ["0,13"], "players": 2, "elephant": 11, "stack_left": strip, "placed": [],
-          "species": {e: "fox" for e in encs}, "animals_in": {e: 0 for e in encs}, "house": {str(h): "fox" for h in range(4)},
-          "house_used": [], "occupying": False, "pending": "enc1", "added": 0, "gain": [],
-          "att_used": {k: 0 for k in schema["properties"]["att_used"]["required"]}, "breeding": [], "bred": [],
-          "bonus_used": False, "kept": []}
+    g = game(str(ROOT / "spec" / "new-york-zoo.yaml"))
+    ok = g.state_to_json(play.play(g, g.start_state(3), seed=1, max_steps=60).trace.states[-1])   # a 3-player table
     jsonschema.validate(ok, schema)
-    try:
-        jsonschema.validate({**ok, "seat": "p9s9"}, schema)
-    except jsonschema.ValidationError:
-        pass
-    else:
-        raise AssertionError("an unknown board must not validate")
+    for bad in ({"stage": "lunch"}, {"occupied": {**ok["occupied"], "1": ["9,9"]}}, {"players": 6}):
+        try:
+            jsonschema.validate({**ok, **bad}, schema)
+        except jsonschema.ValidationError:
+            pass
+        else:
+            raise AssertionError(f"{bad} must not validate")
 
 
 def test_rules_lists_rules_actions_and_readings():
