@@ -164,6 +164,7 @@ class PyCompiler:
 
     def c_Agg(self, e):
         run = self.iterate(e.clauses)
+        hoisted = self._member_hoisted(e)
         elt = self.compile(e.elt)
         op = e.op
         count_bools = op == "count" and e.elt.type.kind == "bool"
@@ -171,7 +172,11 @@ class PyCompiler:
 
         def f(st, env):
             vals = []
-            run(st, env, lambda: vals.append(elt(st, env)))
+            if hoisted is None:
+                run(st, env, lambda: vals.append(elt(st, env)))
+            else:
+                held: list = []
+                run(st, env, lambda: vals.append(hoisted(st, env, held)))
             if op == "all":
                 return all(vals)
             if op == "any":
@@ -185,6 +190,25 @@ class PyCompiler:
             if not vals:
                 return default(st, env)
             return min(vals) if op == "min" else max(vals)
+        return f
+
+    def _member_hoisted(self, e):
+        """For `x in S` as the element of a generator whose variables S does not use: a function
+        (st, env, held) that works S out once per evaluation of the generator, on the first
+        element that passes the filters (so an undefined S is undefined exactly when an element
+        reaches it), instead of once per element."""
+        m = e.elt
+        if not isinstance(m, ir.Member):
+            return None
+        bound = {c.var for c in e.clauses}
+        if any(isinstance(n, ir.Local) and n.name in bound for n in ir.walk(m.set)):
+            return None
+        a, s = self.compile(m.elem), self.compile(m.set)
+
+        def f(st, env, held):
+            if not held:
+                held.append(s(st, env))
+            return a(st, env) in held[0]
         return f
 
     def c_The(self, e):
