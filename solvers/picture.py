@@ -1,5 +1,6 @@
-"""Pictures of any game state, with no game-specific code: grids are drawn as grids, everything
-else as `name = value` lines.
+"""Pictures of any game state, with no game-specific code. A spec with a `picture` section is drawn
+by its views (solvers/picture_views.py). Otherwise grids are drawn as grids, everything else as
+`name = value` lines.
 
 A state variable (or map entry) whose value is a set of cells of a grid domain is drawn as the
 grid, `#` for a member and `.` for a cell not in it; a map from grid cells is drawn with the first
@@ -14,6 +15,7 @@ from zoospec.domains import GridDomain
 from zoospec.state import zero
 from zoospec.types import AtomT, MapT, SetT
 
+from . import picture_views
 from .traces import plain
 
 
@@ -73,7 +75,21 @@ def _sparse(game, n, v, t) -> list[str]:
     return out
 
 
+def _drawn_views(game, state: dict) -> list[str]:
+    out = []
+    for kind, v in picture_views.parts(game, state):
+        if kind == "grid":
+            d, marks, legend = v
+            out.extend("  " + row for row in _rows(d, lambda a: marks.get(a, " ")))
+            out.extend("  " + ln for ln in legend)
+        else:
+            out.append(v if kind == "title" else "  " + v)
+    return out
+
+
 def text(game, state: dict) -> str:
+    if game.views:
+        return "\n".join(_drawn_views(game, state))
     out = []
     for n, t in game.state_types.items():
         v = state[n]
@@ -110,6 +126,8 @@ def svg(game, state: dict, title: str = "", cell: int = 16) -> str:
     if title:
         parts.append(f'<text x="{pad}" y="{y + 12}" font-family="sans-serif" font-size="13">{escape(title)}</text>')
         y += 22
+    if game.views:
+        return _svg_views(game, state, parts, pad, y, width, cell)
     for n, t in game.state_types.items():
         v = state[n]
         g = _grid(game, t)
@@ -131,6 +149,45 @@ def svg(game, state: dict, title: str = "", cell: int = 16) -> str:
                 parts.append(f'<text x="{pad}" y="{y + 12}" font-family="monospace" font-size="12">{escape(line[k:k + 90])}</text>')
                 y += 16
             width = max(width, 2 * pad + 8 * min(len(line), 90))
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{y + pad}" viewBox="0 0 {width} {y + pad}">\n'
+            f'<rect width="{width}" height="{y + pad}" fill="white"/>\n' + "\n".join(parts) + "\n</svg>\n")
+
+
+PALETTE = ["#e6a157", "#7fb3d5", "#82c785", "#d98cb3", "#c9b458", "#9a8fd1", "#e07b6a", "#6cc2b9", "#b5b5b5"]
+
+
+def _svg_views(game, state, parts, pad, y, width, cell):
+    """The spec's views as SVG: grid cells as squares coloured by mark ('.' pale, a letter a colour
+    of its own), titles, legends and lines as text."""
+    def line(txt, size=12, family="monospace"):
+        nonlocal y, width
+        parts.append(f'<text x="{pad}" y="{y + size}" font-family="{family}" font-size="{size}">{escape(txt)}</text>')
+        y += size + 5
+        width = max(width, 2 * pad + int(size * 0.62 * len(txt)))
+
+    colours: dict = {}
+    for kind, v in picture_views.parts(game, state):
+        if kind == "title":
+            line(v, 13, "sans-serif")
+        elif kind == "line":
+            line(v)
+        else:
+            d, marks, legend = v
+            rows = _rows(d, lambda a: marks.get(a, " "))
+            for r, row in enumerate(rows):
+                for c, ch in enumerate(row):
+                    if ch == " ":
+                        continue
+                    fill = "#f4f4f4" if ch == "." else colours.setdefault(ch, PALETTE[len(colours) % len(PALETTE)])
+                    parts.append(f'<rect x="{pad + c * cell}" y="{y + r * cell}" width="{cell}" height="{cell}" '
+                                 f'fill="{fill}" stroke="#888" stroke-width="0.5"/>')
+                    if ch != ".":
+                        parts.append(f'<text x="{pad + c * cell + cell // 2}" y="{y + r * cell + cell - 4}" font-family="monospace" '
+                                     f'font-size="{cell - 6}" text-anchor="middle">{escape(ch)}</text>')
+            width = max(width, 2 * pad + cell * max((len(r) for r in rows), default=0))
+            y += cell * len(rows) + 6
+            for ln in legend:
+                line(ln)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{y + pad}" viewBox="0 0 {width} {y + pad}">\n'
             f'<rect width="{width}" height="{y + pad}" fill="white"/>\n' + "\n".join(parts) + "\n</svg>\n")
 

@@ -31,7 +31,7 @@ def test_validate_json():
     data = json.loads(r.stdout)
     bad, good = data["files"]
     assert not bad["ok"] and bad["problems"][0]["rule"] == "bad.r" and bad["problems"][0]["line"] == 10
-    assert good["ok"] and good["rules"] == 16 and good["readings"] == 1
+    assert good["ok"] and good["rules"] == 17 and good["readings"] == 1
 
 
 def test_state_schema_validates_a_state():

@@ -102,6 +102,7 @@ def add_parsers(sub):
     p.add_argument("--json", action="store_true", help="the moves, the end and the scores as JSON")
     p.add_argument("--interactive", action="store_true", help="choose each move from the listed legal moves")
     p.add_argument("--trace", metavar="FILE", help="save the game as an ITF trace (zoospec replay re-checks it)")
+    p.add_argument("--svg", metavar="FILE", help="draw the final state as SVG")
     p.add_argument("--quiet", action="store_true", help="only the moves and the end, not every state")
     p.set_defaults(fn=cmd_play)
     p = sub.add_parser("tour", help="every bundled game: validate, check, ambiguities, fixtures, coverage")
@@ -309,6 +310,8 @@ def cmd_play(args) -> int:
     if args.trace:
         traces.save(result.trace, args.trace)
     final = result.trace.states[-1]
+    if args.svg:
+        Path(args.svg).write_text(picture.svg(g, final, f"{g.title} — after {len(result.trace.steps)} moves ({result.ended_by})"))
     scores = playing.final_scores(g, final)
     if args.json:
         print(json.dumps({"game": g.id, "readings": g.chosen, "seed": args.seed, "ended_by": result.ended_by,

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import z3
 
-from . import ir
+from . import ir, views
 from .backends.python import MEMO, PyCompiler
 from .backends.z3 import ZCompiler, ZCtx, apply_writes, zconst
 from .build import LocatedError, LocMap, Scope, Signature, build_expr, build_stmts
@@ -122,6 +122,7 @@ class Game:
         self.packing_loc: Loc | None = None
         self.start: dict | None = None  # the `start` section as a state (plain values for what it leaves out)
         self.final_score: tuple[str, ir.Expr | None] | None = None  # (scoring rule id, which arguments count)
+        self.views: tuple = ()  # the `picture` section (zoospec/views.py), drawn by solvers/picture.py
         self._py = None
         self._z3 = None
         self._closures: dict[int, tuple] = {}
@@ -391,6 +392,8 @@ class Loader:
         g.coverage = data.get("coverage", {})
         g.packing = data.get("packing")
         g.packing_loc = self.doc.loc(("packing",))
+        if "picture" in data:
+            g.views = views.load(self, data["picture"])
         for name in self.want_readings:
             if name not in g.readings:
                 self.err(("readings",), f"no reading named '{name}'{suggest(name, g.readings)}")
