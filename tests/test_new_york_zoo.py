@@ -47,3 +47,28 @@ def test_play_from_the_command_line_draws_every_board_and_names_the_winner(capsy
     assert "ended after" in out and "an end rule holds" in out and "nyz.end.rank(p=1)" in out and "highest:" in out
     assert main(["play", "new-york-zoo", "--players", "6"]) == 2
     assert "players" in capsys.readouterr().err
+
+
+def test_the_picture_draws_each_enclosure_where_it_lies_with_its_animals():
+    """The spec's picture section: every laid enclosure gets a letter on exactly its cells, and its
+    legend line names its animals; attractions are '#'; the strip brackets the elephant."""
+    from zoospec.solvers import picture, picture_views
+    g = game(SPEC)
+    state = play.play(g, g.start_state(2), seed=2, max_steps=400).trace.states[-1]
+    grids = [v for kind, v in picture_views.parts(g, state) if kind == "grid"]
+    assert len(grids) == 2
+    laid = g.defines["laid"][1]
+    for p, (_, marks, legend) in zip((1, 2), grids):
+        mine = sorted((e for e in state["placed"] if state["owner"][e] == p), key=g.domains["enclosure"].code)
+        lettered = [ln for ln in legend if not ln.startswith("#")]
+        assert len(lettered) == len(mine) and mine
+        for line, e in zip(lettered, mine):
+            letter = line[0]
+            w = state["where"][e]
+            cells = g.evaluate(laid, state, {"t": e, "o": w["o"], "r": w["r"], "c": w["c"]})
+            assert {c for c, m in marks.items() if m == letter} == cells
+            assert line.startswith(f"{letter} {e}: ") and (f"{state['animals_in'][e]} " in line or "empty" in line)
+        attraction = {c for c, m in marks.items() if m == "#"}
+        assert attraction <= state["occupied"][p]
+    text = picture.text(g, state)
+    assert f"[{state['elephant']}:" in text and "Player 1's houses:" in text
