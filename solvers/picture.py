@@ -89,9 +89,16 @@ def _drawn_views(game, state: dict) -> list[str]:
 
 def text(game, state: dict) -> str:
     if game.views:
-        return "\n".join(_drawn_views(game, state))
+        rest = picture_views.unseen(game)
+        return "\n".join(_drawn_views(game, state) + (["  also:"] + ["    " + ln for ln in _listed(game, state, rest)] if rest else []))
+    return "\n".join(_listed(game, state, list(game.state_types)))
+
+
+def _listed(game, state: dict, names: list[str]) -> list[str]:
+    """The named state variables, each drawn by its type: grids, sparse maps, or `name = value`."""
     out = []
-    for n, t in game.state_types.items():
+    for n in names:
+        t = game.state_types[n]
         v = state[n]
         if isinstance(t, MapT) and (isinstance(t.value, MapT) or len(v) > 8) and not _cells_grid(game, t) \
                 and not isinstance(t.value, (SetT,)):
@@ -116,7 +123,7 @@ def text(game, state: dict) -> str:
                 out.append(f"{n}: all empty")
             continue
         out.append(f"{n} = {json.dumps(plain(v))}")
-    return "\n".join(out)
+    return out
 
 
 def svg(game, state: dict, title: str = "", cell: int = 16) -> str:

@@ -7,6 +7,7 @@ import json
 import string
 
 from zoospec.errors import Undefined
+from zoospec.ir import state_vars_read
 
 from .symbolic import param_values
 from .traces import plain
@@ -68,6 +69,26 @@ def grid_marks(game, view, state, env):
                 if line is not None:
                     legend.append(f"{mark} {line}")
     return marks, legend
+
+
+def _exprs(game):
+    for view in game.views:
+        texts = [view.title, view.text] + [layer.legend for layer in view.layers] + ([view.items.text] if view.items else [])
+        yield from (e for e in (view.given, *(x.given for x in view.layers), *(x.cells for x in view.layers),
+                                view.items.given if view.items else None) if e is not None)
+        for t in texts:
+            for when, tpl in (t.cases if t is not None else ()):
+                if when is not None:
+                    yield when
+                yield from (p for p in tpl.parts if not isinstance(p, str))
+
+
+def unseen(game) -> list[str]:
+    """The state variables no view reads: drawn after the views, so a picture hides nothing."""
+    read: set[str] = set()
+    for e in _exprs(game):
+        read |= state_vars_read(e, game.defines)
+    return [n for n in game.state_types if n not in read]
 
 
 def parts(game, state):
