@@ -72,3 +72,48 @@ def test_the_picture_draws_each_enclosure_where_it_lies_with_its_animals():
         assert attraction <= state["occupied"][p]
     text = picture.text(g, state)
     assert f"[{state['elephant']}:" in text and "Player 1's houses:" in text
+
+
+def test_the_claims_get_their_verdicts_with_checked_witnesses():
+    """The rulebook's promises about moves hold (UNSAT); the two expected failures come with
+    witnesses the Python back end confirms: a move over two breeding lines, and two boards
+    completed in one breeding."""
+    from zoospec.solvers import claims
+    g = game(SPEC)
+    only = ["nyz.claim.acquisition-in-reach", "nyz.claim.one-line-per-move", "nyz.claim.occupied-with-one-or-two",
+            "nyz.claim.occupying-never-empties", "nyz.claim.capacity-kept", "nyz.claim.houses-kept",
+            "nyz.claim.breeding-needs-a-pair", "nyz.claim.one-board-fills-per-turn"]
+    got = {v.claim: v for v in claims.check_all(g, 120, only=only)}
+    assert {k: v.verdict for k, v in got.items()} == {
+        k: ("fails" if k in ("nyz.claim.one-line-per-move", "nyz.claim.one-board-fills-per-turn") else "holds") for k in only}
+    assert all(v.as_expected for v in got.values())
+    two = got["nyz.claim.one-line-per-move"].trace
+    assert len(g.evaluate(g.defines["lines_passed"][1], two.states[0], two.params)) == 2
+    both = got["nyz.claim.one-board-fills-per-turn"].trace
+    full = g.rule("nyz.end.board-full").body
+    p, q = both.params["p"], both.params["q"]
+    before, after = both.states[0], both.states[-1]
+    assert both.steps[0].action == "nyz.exchange" and before["stage"] == "breed"
+    assert not (g.evaluate(full, before, {"p": p}) and g.evaluate(full, before, {"p": q}))
+    assert g.evaluate(full, after, {"p": p}) and g.evaluate(full, after, {"p": q})
+
+
+def test_a_reading_that_changes_breeding_is_found_with_a_witness():
+    """`lines_per_move`: a move over two breeding lines breeds both kinds, or only the first."""
+    from zoospec.solvers import ambiguity
+    g = game(SPEC)
+    found = ambiguity.readings(g, "lines_per_move", 120)
+    differ = [f for f in found if f.kind == "readings-differ" and "nyz.move-elephant" in f.message]
+    assert differ, [f.message for f in found]
+    state = differ[0].trace.states[0]
+    args = differ[0].trace.params
+    each, first = g.with_readings({"lines_per_move": "each"}), g.with_readings({"lines_per_move": "first"})
+    after = [x.apply(state, "nyz.move-elephant", args) for x in (each, first)]
+    assert len(after[0]["breeding"]) == 2 and len(after[1]["breeding"]) == 1
+
+
+def test_every_normative_sentence_is_cited():
+    from zoospec.solvers import coverage
+    g = game(SPEC)
+    rep = coverage.report(g, coverage.find_rulebook(g))
+    assert rep.percent == 100.0 and not rep.uncovered and not rep.dangling

@@ -107,7 +107,7 @@ def add_parsers(sub):
     p.set_defaults(fn=cmd_play)
     p = sub.add_parser("tour", help="every bundled game: validate, check, ambiguities, fixtures, coverage")
     common(p, game=False)
-    p.add_argument("--games", nargs="*", help="only these games")
+    p.add_argument("--games", nargs="*", help="only these games: bundled names or spec files")
     p.add_argument("--fixture-budget", type=float, default=300.0, metavar="SECONDS",
                    help="per game, start no new fixture subject after this long (default 300; the count says how many were skipped)")
     p.set_defaults(fn=cmd_tour)
@@ -333,12 +333,12 @@ def cmd_play(args) -> int:
 
 @guarded
 def cmd_tour(args) -> int:
-    from .catalog import bundled
+    from .catalog import bundled, game_path
     from .game import load
 
     games = bundled()
-    if args.games:
-        games = {k: v for k, v in games.items() if k in args.games}
+    if args.games:  # bundled names or spec files, in the order given
+        games = {name: game_path(name) for name in args.games}
     rows, status = [], 0
     for name, path in games.items():
         t0 = time.monotonic()

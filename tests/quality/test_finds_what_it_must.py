@@ -177,14 +177,19 @@ def test_check_json_and_exit_codes(capsys):
     assert main(["check", str(CLEAN), "--reading", "nonsense"]) == 2
 
 
-def test_the_tour_runs_a_bundled_game(capsys):
-    """The tour on New York Zoo (Zooloretto's full tour takes minutes; tests/test_zooloretto.py
-    checks its claims and findings one by one)."""
-    assert main(["tour", "--json", "--timeout", "120", "--games", "new-york-zoo"]) == 0
-    rows = json.loads(capsys.readouterr().out)["games"]
-    nyz = next(r for r in rows if r["game"] == "new-york-zoo")
-    assert nyz["valid"] and nyz["claims"]["holds"] >= 1 and not nyz["unexpected"] and nyz["fixtures"] >= 3
-    assert nyz["findings"]["readings-differ"] >= 6
+def test_the_tour_runs_every_search_and_flags_an_unexpected_verdict(capsys):
+    """The tour end to end on spec files (a bundled game's tour takes minutes — New York Zoo's
+    about 13 at short timeouts; tests/test_new_york_zoo.py and tests/test_zooloretto.py check their
+    claims and findings one by one): every search runs, the clean spec passes, the planted one
+    fails the tour (exit 1) by the claims that went against their expectation."""
+    assert main(["tour", "--json", "--timeout", "30", "--games", str(CLEAN), str(PLANTED)]) == 1
+    rows = {r["game"]: r for r in json.loads(capsys.readouterr().out)["games"]}
+    clean, planted = rows[str(CLEAN)], rows[str(PLANTED)]
+    assert clean["valid"] and clean["claims"] == {"holds": 4, "fails": 0, "unknown": 0} and not clean["unexpected"]
+    assert clean["fixtures"] >= 3 and clean["coverage"]["dangling"] == 0
+    assert planted["unexpected"] and "planted.claim.always-a-move" in planted["unexpected"]
+    assert all(planted["findings"][k] >= 1 for k in ("readings-differ", "gap", "dead-end", "dead-action"))
+    assert main(["tour", "--games", "no-such-game"]) == 2
 
 
 def test_play_takes_only_legal_moves_and_stops_by_the_rules(planted, tmp_path):
