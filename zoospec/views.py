@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import ir
+from .domains import GridDomain
+from .types import BOOL, AtomT, SetT
 
 
 @dataclass(frozen=True)
@@ -91,8 +93,6 @@ def split_template(text: str) -> list:
 def load(loader, raw: dict) -> tuple:
     """The views of a `picture` section, built with the spec loader's expression and parameter
     helpers (so an error is located at its file, line and view like any other)."""
-    from .types import BOOL, AtomT, SetT
-
     domains = loader.g.domains
     views = []
 
@@ -148,7 +148,7 @@ def load(loader, raw: dict) -> tuple:
         title = text_of(rv["title"], path + ("title",), params) if "title" in rv else None
         if "grid" in rv:
             grid = rv["grid"]
-            if grid not in domains.by_name or not hasattr(domains.by_name[grid], "pos"):
+            if not isinstance(domains.by_name.get(grid), GridDomain):
                 loader.err(path + ("grid",), f"'{grid}' is not a grid domain", "picture")
                 continue
             layers = []
