@@ -72,12 +72,14 @@ def grid_marks(game, view, state, env):
 
 
 def _exprs(game):
+    """Every expression the views evaluate."""
     for view in game.views:
-        texts = [view.title, view.text] + [layer.legend for layer in view.layers] + ([view.items.text] if view.items else [])
-        yield from (e for e in (view.given, *(x.given for x in view.layers), *(x.cells for x in view.layers),
-                                view.items.given if view.items else None) if e is not None)
-        for t in texts:
-            for when, tpl in (t.cases if t is not None else ()):
+        items = [view.items] if view.items else []
+        exprs = [view.given, *(x.given for x in view.layers), *(x.cells for x in view.layers), *(x.given for x in items)]
+        texts = [view.title, view.text, *(x.legend for x in view.layers), *(x.text for x in items)]
+        yield from (e for e in exprs if e is not None)
+        for t in (t for t in texts if t is not None):
+            for when, tpl in t.cases:
                 if when is not None:
                     yield when
                 yield from (p for p in tpl.parts if not isinstance(p, str))
