@@ -114,7 +114,11 @@ def test_the_breeding_reading_changes_what_a_long_move_triggers():
 
 
 def test_every_normative_sentence_is_cited():
+    """Needs the rulebook beside the project (../shared/rulebooks); it is not part of the repository."""
     from zoospec.solvers import coverage
     g = game(SPEC)
-    rep = coverage.report(g, coverage.find_rulebook(g))
+    book = coverage.find_rulebook(g)
+    if book is None:
+        pytest.skip("new-york-zoo.txt is not beside this checkout")
+    rep = coverage.report(g, book)
     assert rep.percent == 100.0 and not rep.uncovered and not rep.dangling
