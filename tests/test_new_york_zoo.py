@@ -3,8 +3,8 @@ every move legal under both back ends, and the end names a winner by the ruleboo
 import pytest
 
 from conftest import ROOT, game
-from zoospec.cli import main
-from zoospec.solvers import play, traces
+from test_whole_games import assert_legal_under_both_back_ends
+from zoospec.solvers import play
 
 SPEC = str(ROOT / "spec" / "new-york-zoo.yaml")
 # The seed per player count. Random play does not always finish a 5-player game: seeds 3, 5 and 6
@@ -26,27 +26,10 @@ def test_a_seeded_game_ends_by_the_rules_with_every_move_legal_under_both_back_e
         assert full and all(final["occupied"][p] == frozenset() for p in range(players + 1, 6))
     winners = [p for p in range(1, 6) if g.evaluate(g.rule("nyz.end.winner").body, final, {"p": p})]
     assert set(winners) <= set(full) and (winners or players == 1)
-    assert all(c.ok for c in traces.replay(result.trace))
-    z3_checks = traces.replay_z3(result.trace)
-    assert len(z3_checks) == len(result.trace.steps) and all(c.ok for c in z3_checks), [c.detail for c in z3_checks if not c.ok][:3]
+    assert_legal_under_both_back_ends(result.trace)
     scores = play.final_scores(g, final)
     assert [r["args"]["p"] for r in scores] == list(range(1, players + 1))
     assert {r["args"]["p"] for r in scores if r["points"] == max(s["points"] for s in scores)} == set(winners) or not winners
-
-
-def test_the_same_seed_plays_the_same_game():
-    g = game(SPEC)
-    a = play.play(g, g.start_state(3), seed=11, max_steps=120)
-    b = play.play(g, g.start_state(3), seed=11, max_steps=120)
-    assert a.trace.steps == b.trace.steps and len(a.trace.steps) == 120
-
-
-def test_play_from_the_command_line_draws_every_board_and_names_the_winner(capsys):
-    assert main(["play", "new-york-zoo", "--players", "2", "--seed", "2", "--quiet"]) == 0
-    out = capsys.readouterr().out
-    assert "ended after" in out and "an end rule holds" in out and "nyz.end.rank(p=1)" in out and "highest:" in out
-    assert main(["play", "new-york-zoo", "--players", "6"]) == 2
-    assert "players" in capsys.readouterr().err
 
 
 def test_the_picture_draws_each_enclosure_where_it_lies_with_its_animals():
