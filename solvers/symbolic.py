@@ -86,6 +86,7 @@ class Query:
         self.facts: list = [c for s in self.syms for c in s.constraints]
         self.arg_syms: list = []
         self.timeout, self.seed = timeout, seed
+        self._memos: dict = {}  # per game (reading): define values built once for the whole query
 
     @property
     def sym(self):
@@ -106,7 +107,11 @@ class Query:
 
     def term_ctx(self, expr, state_index: int = 0, args=None, game=None):
         ctx = ZCtx(f"t{len(self.facts)}")
-        v = (game or self.game).z3_eval(expr, self.syms[state_index], ctx, args or {})
+        g = game or self.game
+        # Every context's side constraints join self.facts, so a define built for one term may
+        # serve the next; its obligations are re-added under each use's guard (ZCompiler._call).
+        ctx.memo = self._memos.setdefault(id(g), (g, {}))[1]  # (g kept alive: its id stays unique)
+        v = g.z3_eval(expr, self.syms[state_index], ctx, args or {})
         self.facts.extend(ctx.sides)
         return v, ctx
 

@@ -92,6 +92,35 @@ def test_connected_rule_matches_union_find_in_both_back_ends(occupied):
     assert py == zv == expected
 
 
+def brute_first_cell(cells, start):
+    """The row-major first cell of start's component, by flooding; start itself outside cells."""
+    if start not in cells:
+        return start
+    seen, todo = {start}, [start]
+    while todo:
+        r, c = todo.pop()
+        for nb in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+            if nb in cells and nb not in seen:
+                seen.add(nb)
+                todo.append(nb)
+    return min(seen)
+
+
+GRID_CELLS = ["0,0", "0,1", "0,2", "0,3", "1,0", "1,1", "1,2", "2,0", "2,1", "2,2", "2,3"]
+
+
+@given(st.frozensets(st.sampled_from(GRID_CELLS)), st.sampled_from(GRID_CELLS), st.sampled_from(GRID_CELLS))
+def test_region_labels_match_a_flood_fill_in_both_back_ends(occupied, mark, other):
+    g = game(str(ROOT / "tests" / "specs" / "grid.yaml"))
+    state = {"occupied": occupied, "mark": mark, "other": other, "used": {"domino": False, "ell": False, "tee": False}}
+    cells = {tuple(map(int, a.split(","))) for a in occupied}
+    first = [brute_first_cell(cells, tuple(map(int, a.split(",")))) for a in (mark, other, "1,1")]
+    py, zv = forward(_compiled(g, g.rule("grid.region")), state, {})
+    assert py == zv == (first[0] == first[1])
+    py, zv = forward(_compiled(g, g.rule("grid.region-first")), state, {})
+    assert py == zv == first[0][0] * 10 + first[2][1]
+
+
 _cache = {}
 
 

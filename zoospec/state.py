@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import z3
 
-from .backends.zvalues import ZMap, ZRec, ZSet
+from .backends.zvalues import FALSE, TRUE, ZMap, ZRec, ZSet
 from .errors import StateError
 from .order import ordered
 from .builtins.polyomino import Shape
@@ -278,10 +278,36 @@ class SymState:
             for n, ft in t.fields:
                 self._bind(v.fields[n], ft, value[n], pairs)
 
+    def pin(self, name: str, value) -> None:
+        """Make state variable `name` the concrete value (a Python state value) instead of a free
+        variable: terms over it are then built concretely (a deal fixed before compiling keeps
+        every table lookup it drives small). Its leaves leave `leaves`; decoding still works."""
+        t = self.types[name]
+        pairs: list[tuple] = []
+        self._bind(self.vars[name], t, value, pairs)
+        fixed = {p[0].get_id() for p in pairs}
+        self.leaves = [(v, lt) for v, lt in self.leaves if v.get_id() not in fixed]
+        self.vars[name] = _substituted(self.vars[name], {a.get_id(): _shared(b) for a, b in pairs})
+
     def equal(self, other: "SymState | dict") -> z3.BoolRef:
         """This state equals another symbolic state (or a dict of back-end values), leaf by leaf."""
         others = other.vars if isinstance(other, SymState) else other
         return z3.And([_leaf_eq(self.vars[n], others[n]) for n in self.types] or [z3.BoolVal(True)])
+
+
+def _shared(c):
+    """Bool constants as the back end's own TRUE/FALSE, which its shortcuts test by identity."""
+    return TRUE if z3.is_true(c) else FALSE if z3.is_false(c) else c
+
+
+def _substituted(v, by_id):
+    if isinstance(v, ZSet):
+        return ZSet(v.codes, {k: by_id.get(b.get_id(), b) for k, b in v.bits.items()})
+    if isinstance(v, ZMap):
+        return ZMap(v.codes, {k: _substituted(e, by_id) for k, e in v.entries.items()})
+    if isinstance(v, ZRec):
+        return ZRec({n: _substituted(f, by_id) for n, f in v.fields.items()})
+    return by_id.get(v.get_id(), v)
 
 
 def _leaf_eq(a, b):

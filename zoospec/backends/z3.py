@@ -94,6 +94,11 @@ class ZCallCtx:
     def fresh_tag(self, what):
         return self._ctx.fresh_tag(what)
 
+    @property
+    def memo(self) -> dict:
+        """Shared with the defines' memo: a built-in may encode a structure once per set."""
+        return self._ctx.memo
+
     def unsupported(self, message):
         raise Unsupported(self.loc, message)
 
@@ -176,6 +181,10 @@ def in_range(v, t: Type, domains) -> z3.BoolRef:
     return TRUE
 
 
+def _bool(x: bool):
+    return TRUE if x else FALSE
+
+
 def zequal(a, b):
     if is_term(a) and is_term(b):
         return a == b
@@ -244,6 +253,9 @@ class ZCompiler:
     # -- logic
     def z_Compare(self, e, env, ctx, st):
         a, b = self.c(e.left, env, ctx, st), self.c(e.right, env, ctx, st)
+        if z3.is_int_value(a) and z3.is_int_value(b):  # both known (a pinned state part, a loop atom)
+            x, y = a.as_long(), b.as_long()
+            return _bool({"==": x == y, "!=": x != y, "<": x < y, "<=": x <= y}[e.op])
         if e.op == "==":
             return zequal(a, b)
         if e.op == "!=":
@@ -251,26 +263,39 @@ class ZCompiler:
         return a < b if e.op == "<" else a <= b
 
     def z_Not(self, e, env, ctx, st):
-        return z3.Not(self.c(e.arg, env, ctx, st))
+        a = self.c(e.arg, env, ctx, st)
+        return FALSE if a is TRUE else TRUE if a is FALSE else z3.Not(a)
 
     def _chain(self, args, env, ctx, st, is_and):
+        """The operands' terms, left to right, each compiled under the path condition that the
+        ones before let evaluation reach it; a known operand that decides the result stops the
+        chain there (Python would not evaluate the rest either) and known neutral ones drop."""
         terms = []
         cond = TRUE
+        decides, neutral = (FALSE, TRUE) if is_and else (TRUE, FALSE)
         for a in args:
             with ctx.under(cond):
                 t = self.c(a, env, ctx, st)
+            if t is decides:
+                return [t]
+            if t is neutral:
+                continue
             terms.append(t)
             cond = z3.And(cond, t) if is_and else z3.And(cond, z3.Not(t))
         return terms
 
     def z_And(self, e, env, ctx, st):
-        return z3.And(self._chain(e.args, env, ctx, st, True))
+        terms = self._chain(e.args, env, ctx, st, True)
+        return terms[0] if len(terms) == 1 else z3.And(terms) if terms else TRUE
 
     def z_Or(self, e, env, ctx, st):
-        return z3.Or(self._chain(e.args, env, ctx, st, False))
+        terms = self._chain(e.args, env, ctx, st, False)
+        return terms[0] if len(terms) == 1 else z3.Or(terms) if terms else FALSE
 
     def z_Implies(self, e, env, ctx, st):
         a = self.c(e.left, env, ctx, st)
+        if a is FALSE:
+            return TRUE
         with ctx.under(a):
             b = self.c(e.right, env, ctx, st)
         return z3.Implies(a, b)
@@ -278,6 +303,13 @@ class ZCompiler:
     # -- arithmetic
     def z_Arith(self, e, env, ctx, st):
         a, b = self.c(e.left, env, ctx, st), self.c(e.right, env, ctx, st)
+        if z3.is_int_value(a) and z3.is_int_value(b) and (e.op in "+-*" or b.as_long() != 0):
+            x, y = a.as_long(), b.as_long()
+            return z3.IntVal({"+": x + y, "-": x - y, "*": x * y, "//": x // y if y else 0, "%": x % y if y else 0}[e.op])
+        if z3.is_int_value(b) and b.as_long() != 0 and e.op in ("//", "%"):
+            k = b.as_long()
+            q = a / k if k > 0 else (-a) / (-k)
+            return q if e.op == "//" else a - k * q
         if e.op == "+":
             return a + b
         if e.op == "-":
@@ -304,6 +336,8 @@ class ZCompiler:
 
     def z_Ite(self, e, env, ctx, st):
         c = self.c(e.cond, env, ctx, st)
+        if c is TRUE or c is FALSE:  # a known condition: only the branch Python takes
+            return self.c(e.then if c is TRUE else e.orelse, env, ctx, st)
         with ctx.under(c):
             a = self.c(e.then, env, ctx, st)
         with ctx.under(z3.Not(c)):

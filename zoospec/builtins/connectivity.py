@@ -6,6 +6,13 @@ distance labels d[x] with
   reach[x] -> root[x] or some neighbour y has reach[y] and d[y] < d[x].
 The closure makes reach contain the root's component and the descending labels keep it inside it,
 so for every S exactly one reach satisfies them: the component itself.
+
+region(a, S) labels every cell of S with the first cell (row-major) of its component, all cells
+at once: label[x] is a cell of S no later than x, neighbours in S share a label, and every cell of
+S not its own label has a neighbour with its label and a smaller distance. The labels are constant
+on components and each label class is connected to a cell labelled with itself, so that cell is
+in the component and no later than any of it: the first. One labelling serves every a (it is
+built once per set and context), where one `component` per cell would each need its own.
 """
 from __future__ import annotations
 
@@ -108,3 +115,62 @@ class Connected(BuiltinDef):
             none_before = z3.And(none_before, z3.Not(m))
         reach = _reach(g, s, root, ctx)
         return z3.And([z3.Implies(s.bits.get(k, f), reach[k]) for k in g.codes()])
+
+
+def region_py(grid, start, cells: frozenset):
+    if start not in cells:
+        return start
+    return min(component_py(grid, start, cells), key=grid.code)
+
+
+def _labels(grid, s: ZSet, ctx) -> dict[int, z3.ArithRef]:
+    key = ("region", id(s))
+    hit = ctx.memo.get(key)
+    if hit is not None and hit[0] is s:
+        return hit[1]
+    f = z3.BoolVal(False)
+    member = {k: s.bits.get(k, f) for k in grid.codes()}
+    tag = ctx.fresh_tag("region")
+    label = {k: z3.Int(f"{tag}.l{k}") for k in grid.codes()}
+    dist = {k: z3.Int(f"{tag}.d{k}") for k in grid.codes()}
+    codes = list(grid.codes())
+    for k in codes:
+        nbrs = [grid.code(y) for y in grid.neighbours(grid.atom(k))]
+        ctx.side(z3.And(dist[k] >= 0, dist[k] <= len(codes)))
+        ctx.side(z3.Implies(z3.Not(member[k]), label[k] == k))
+        ctx.side(z3.Implies(member[k], z3.Or([z3.And(label[k] == j, member[j]) for j in codes if j <= k])))
+        for j in nbrs:
+            ctx.side(z3.Implies(z3.And(member[k], member[j]), label[k] == label[j]))
+        ctx.side(z3.Implies(z3.And(member[k], label[k] != k),
+                            z3.Or([z3.And(member[j], label[j] == label[k], dist[j] < dist[k]) for j in nbrs] or [f])))
+    ctx.memo[key] = (s, label)  # (s kept alive: its id stays unique)
+    return label
+
+
+@register
+class Region(BuiltinDef):
+    name = "region"
+    signature = "region(a: cell, s: set[cell]) -> cell — the first cell (row-major) of a's component in s; a itself if a is not in s"
+
+    def check(self, args, options, domains):
+        if len(args) != 2:
+            raise BuiltinError("region takes a cell and a set of cells")
+        g = _cells_arg(args[1], domains, "region's second argument")
+        if grid_of(args[0], domains, "region's first argument") is not g:
+            raise BuiltinError("region's cell and set must be of one grid")
+        return args[0]
+
+    def py(self, args, options, ctx):
+        return region_py(ctx.domains[ctx.types[1].elem.domain], args[0], args[1])
+
+    def z3(self, args, options, ctx):
+        g = ctx.domains[ctx.types[1].elem.domain]
+        a, s = args
+        label = _labels(g, s, ctx)
+        if z3.is_int_value(a):
+            return label[a.as_long()]
+        codes = list(g.codes())
+        out = label[codes[-1]]
+        for k in reversed(codes[:-1]):
+            out = z3.If(a == k, label[k], out)
+        return out

@@ -98,6 +98,10 @@ class At(BuiltinDef):
     def z3(self, args, options, ctx):
         g = ctx.domains[options["grid"]]
         r, c = args
+        if z3.is_int_value(r) and z3.is_int_value(c):  # a known cell: no choice, no obligation
+            cell = g.at.get((r.as_long(), c.as_long()))
+            if cell is not None:
+                return z3.IntVal(g.code(cell))
         hits = [(z3.And(r == rr, c == cc), g.code(a)) for a, (rr, cc) in g.pos.items()]
         ctx.oblige(z3.Or([h for h, _ in hits]), f"a cell of grid {g.name} exists at the given row and column")
         out = z3.IntVal(hits[-1][1])
