@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from . import cli_analysis, cli_pack
+from . import cli_analysis, cli_pack, cli_solve
 from .errors import SpecError
 from .game import load
 
@@ -153,6 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     sc.set_defaults(fn=cmd_score)
     cli_pack.add_parser(sub)
     cli_analysis.add_parsers(sub)
+    cli_solve.add_parser(sub)
     args = ap.parse_args(argv)
     if not getattr(args, "fn", None):
         args = ap.parse_args(["tour"])  # the main job: every bundled game, every analysis

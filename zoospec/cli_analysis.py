@@ -262,6 +262,8 @@ def cmd_replay(args) -> int:
     meta = data.get("#meta", {})
     from .game import load
     g = load(meta.get("source", ""), readings=meta.get("readings") or {}, switches=meta.get("switches") or {})
+    if meta.get("kind") == "plan":
+        return _replay_plan(g, data, args)
     tr = traces.load_itf(g, data)
     checks = traces.replay(tr)
     if args.json:
@@ -272,6 +274,31 @@ def cmd_replay(args) -> int:
             print(f"  step {c.index}: {'ok' if c.ok else 'MISMATCH'} — {c.message}")
         print("replays" if all(c.ok for c in checks) else "does not replay")
     return 0 if all(c.ok for c in checks) else 1
+
+
+def _replay_plan(g, data, args) -> int:
+    """A plan saved by `zoospec solve`: every cut of its record re-checked by the Python back end."""
+    from .solvers import puzzle
+    from .solvers.symbolic import py_value, rule_instances
+
+    record = puzzle.load_plan(g, data)
+    steps = []
+    for point, cut in puzzle.cuts(g, record):
+        bad = [f"{r.id}({', '.join(f'{k}={v}' for k, v in a.items())})"
+               for r, a in rule_instances(g, "invariant") if py_value(g, r.body, cut, a) is not True]
+        steps.append({"point": point, "ok": not bad, "broken": bad})
+    finished = py_value(g, g.puzzle.finished, record) is True
+    score = puzzle.score_of(g, record)
+    ok = all(s["ok"] for s in steps) and finished and score == data.get("score", score)
+    if args.json:
+        print(json.dumps({"plan": args.trace, "steps": steps, "finished": finished, "score": score, "ok": ok}, indent=2))
+    else:
+        print(f"{args.trace}: a plan for {g.title}, {len(steps)} points of its clock")
+        for s in steps:
+            print(f"  at {s['point']}: {'ok' if s['ok'] else 'BROKEN — ' + ', '.join(s['broken'][:5])}")
+        print(f"  finished: {'yes' if finished else 'NO'}; score {score} (saved: {data.get('score')})")
+        print("replays" if ok else "does not replay")
+    return 0 if ok else 1
 
 
 # ------------------------------------------------------------------ play

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import z3
 
-from . import ir, views
+from . import ir, puzzle, views
 from .backends.python import MEMO, PyCompiler
 from .backends.z3 import ZCompiler, ZCtx, apply_writes, zconst
 from .build import LocatedError, LocMap, Scope, Signature, build_expr, build_stmts
@@ -123,6 +123,7 @@ class Game:
         self.start: dict | None = None  # the `start` section as a state (plain values for what it leaves out)
         self.final_score: tuple[str, ir.Expr | None] | None = None  # (scoring rule id, which arguments count)
         self.views: tuple = ()  # the `picture` section (zoospec/views.py), drawn by solvers/picture.py
+        self.puzzle = None  # the `puzzle` section (zoospec/puzzle.py), answered by solvers/puzzle.py
         self._py = None
         self._z3 = None
         self._closures: dict[int, tuple] = {}
@@ -394,6 +395,8 @@ class Loader:
         g.packing_loc = self.doc.loc(("packing",))
         if "picture" in data:
             g.views = views.load(self, data["picture"])
+        if "puzzle" in data:
+            g.puzzle = puzzle.load(self, data["puzzle"])
         for name in self.want_readings:
             if name not in g.readings:
                 self.err(("readings",), f"no reading named '{name}'{suggest(name, g.readings)}")

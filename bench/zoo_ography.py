@@ -1,0 +1,58 @@
+"""Zoo-ography's solo puzzle: seconds per deal, and the sweep's throughput with 1 and 2 workers.
+
+    python bench/zoo_ography.py [--timeout 600] [--sweep-deals 4] [--sweep-timeout 60]
+
+Solves every deal in spec/zoo-ography/deals/ (their expected verdicts are in the files), prints
+each verdict with its seconds and the median (issue 7's target: 60 s per deal on a 2-core
+machine). Then sweeps the same seeded deals with 1 and with 2 worker processes and prints deals per
+minute. A timeout is reported as unknown, never as a verdict.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from zoospec import load  # noqa: E402
+from zoospec.solvers import puzzle, sweep  # noqa: E402
+from zoospec.yamlload import load_file  # noqa: E402
+
+SPEC = ROOT / "spec" / "zoo-ography.yaml"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--timeout", type=float, default=600.0)
+    ap.add_argument("--sweep-deals", type=int, default=4)
+    ap.add_argument("--sweep-timeout", type=float, default=60.0)
+    args = ap.parse_args()
+    g = load(str(SPEC))
+    times = []
+    for f in sorted((ROOT / "spec" / "zoo-ography" / "deals").glob("*.yaml")):
+        expect = load_file(f).data.get("expect", "?")
+        deal = puzzle.read_deal(g, f)
+        t0 = time.monotonic()
+        v = puzzle.solve(g, deal, timeout=args.timeout)
+        dt = time.monotonic() - t0
+        times.append(dt)
+        print(f"{f.name:28} {v.status:12} (expected {expect:12}) {dt:8.1f} s  score {v.score}  core {v.core}", flush=True)
+    if times:
+        print(f"median seconds per deal: {statistics.median(times):.1f}  (target: <= 60)")
+    seeds = list(range(1, args.sweep_deals + 1))
+    for workers in (1, 2):
+        with tempfile.TemporaryDirectory() as tmp:
+            t0 = time.monotonic()
+            s = sweep.run(str(SPEC), seeds, Path(tmp) / "r.jsonl", workers=workers, timeout=args.sweep_timeout)
+            dt = time.monotonic() - t0
+        print(f"sweep, {workers} worker(s): {len(seeds)} deals in {dt:.1f} s = {60 * len(seeds) / dt:.2f} deals/min "
+              f"({s['reachable']} reachable, {s['unreachable']} unreachable, {s['unknown']} unknown at {args.sweep_timeout:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()

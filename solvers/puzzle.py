@@ -1,0 +1,281 @@
+"""Exact answers to a spec's `puzzle` (zoospec/puzzle.py): is a finished record reaching the
+target score reachable for this deal?
+
+Z3 gets the record as one symbolic state with the deal pinned, every invariant of the spec, the
+finished condition and the target. Then:
+- sat: the record is decoded and *certified* — every invariant, the finished condition and the
+  score are evaluated by the Python back end, and so is every cut of the record (its state after
+  each point of the clock), which is what `zoospec replay` repeats from the saved plan;
+- unsat: the goals of the puzzle (each objective at its best, each requirement met) are asked
+  for together as tracked assumptions, and the unsat core Z3 returns is shrunk one goal at a time
+  to a minimal set that cannot all be met;
+- unknown: the timeout ran out; nothing is claimed.
+`--best` climbs: any finished record, then one scoring higher than the last certified one, until
+Z3 says no better exists (unsat) or the target is reached.
+"""
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import z3
+
+from ..errors import InternalError, StateError
+from ..state import from_json, to_json
+from .symbolic import Query, py_value, rule_instances
+
+# Z3's default strategy stalls on these records; simplifying first (constants the deal pins,
+# equalities solved away, unconstrained terms dropped) lets the SMT core finish (ADR 0006).
+TACTIC = ("simplify", "propagate-values", "solve-eqs", "elim-uncnstr", "smt")
+
+
+@dataclass
+class Verdict:
+    status: str  # reachable | unreachable | unknown
+    target: int
+    score: int | None = None
+    record: dict | None = None
+    core: list[str] = field(default_factory=list)
+    best: bool = False
+    proved_below: int | None = None  # --best: no finished record scores at least this (unsat)
+    seconds: float = 0.0
+    reason: str = ""
+    steps: list[str] = field(default_factory=list)
+
+
+def read_deal(game, path: str | Path) -> dict:
+    """A deal file (YAML or JSON): a value for each of the puzzle's deal variables."""
+    from ..yamlload import load_file
+
+    pz = _puzzle(game)
+    data = load_file(path).data
+    if not isinstance(data, dict):
+        raise StateError(f"{path}: a deal is a mapping of {', '.join(pz.deal)}")
+    data = {k: v for k, v in data.items() if k not in ("deal", "says", "expect")}
+    missing, extra = set(pz.deal) - set(data), set(data) - set(pz.deal)
+    if missing or extra:
+        raise StateError(f"{path}: a deal gives exactly {', '.join(pz.deal)}"
+                         + (f"; missing {', '.join(sorted(missing))}" if missing else "")
+                         + (f"; unknown {', '.join(sorted(extra))}" if extra else ""))
+    return {n: from_json(v, game.state_types[n], game.domains, f"{path}: {n}") for n, v in data.items()}
+
+
+def _puzzle(game):
+    if game.puzzle is None:
+        raise StateError(f"{game.id} has no puzzle section: nothing to solve")
+    return game.puzzle
+
+
+class _Problem:
+    """The symbolic record for one deal, compiled once; solvers are made from its facts."""
+
+    def __init__(self, game, deal: dict):
+        self.game, self.pz = game, _puzzle(game)
+        self.q = Query(game)
+        for n, v in deal.items():
+            self.q.sym.pin(n, v)
+        self.rules = self.q.invariants()
+        self.hard = [self.q.holds(self.pz.finished)] + self._order(self.pz.interchangeable)
+        v, d = self.q.term(game.rule(self.pz.score).body)
+        self.score, self.hard = v, self.hard + [d]
+        self.goals = []
+        for gl in self.pz.goals:
+            r = game.rule(gl.rule)
+            val, dv = self.q.term(r.body, args=game._zargs(r.params, gl.args))
+            best, db = self.q.term(gl.best)
+            self.goals.append((gl.label, z3.And(dv, db, val == best)))
+
+    def _order(self, names):
+        """Entries of an interchangeable map in lexicographic order of their leaves: every record
+        has a sorted twin, so no answer is lost, and Z3 skips the permutations."""
+        out = []
+        for n in names:
+            m = self.q.sym[n]
+            keys = list(m.codes)
+            for a, b in zip(keys, keys[1:]):
+                out.append(_lex_le(_leaves(m.entries[a]), _leaves(m.entries[b])))
+        return out
+
+    def solver(self, deadline: float, rules: bool = True):
+        """A solver holding the deal, the finished condition and (unless rules=False) every
+        invariant: without them, only what the scoring formula itself allows is left."""
+        s = z3.Then(*TACTIC).solver()
+        s.add(self.q.facts)
+        s.add(self.hard)
+        if rules:
+            s.add(self.rules)
+        s.set("timeout", max(1, int((deadline - time.monotonic()) * 1000)))
+        return s
+
+    def check(self, s, deadline, *extra):
+        s.set("timeout", max(1, int((deadline - time.monotonic()) * 1000)))
+        r = s.check(*extra)
+        return r
+
+
+def _leaves(v):
+    from ..backends.zvalues import ZMap, ZRec, ZSet
+    if isinstance(v, ZRec):
+        return [x for f in v.fields.values() for x in _leaves(f)]
+    if isinstance(v, ZMap):
+        return [x for e in v.entries.values() for x in _leaves(e)]
+    if isinstance(v, ZSet):
+        return [z3.If(b, 1, 0) for b in v.bits.values()]
+    return [z3.If(v, 1, 0) if z3.is_bool(v) else v]
+
+
+def _lex_le(xs, ys):
+    out = z3.BoolVal(True)
+    for x, y in reversed(list(zip(xs, ys))):
+        out = z3.Or(x < y, z3.And(x == y, out))
+    return out
+
+
+def certify(game, record: dict) -> list[str]:
+    """Every problem Python finds with a record: invariants, finished, and each cut of it."""
+    pz = _puzzle(game)
+    bad = [f"{r.id}({', '.join(f'{k}={v}' for k, v in a.items())}) fails"
+           for r, a in rule_instances(game, "invariant") if py_value(game, r.body, record, a) is not True]
+    if py_value(game, pz.finished, record) is not True:
+        bad.append("the record is not finished")
+    for point, cut in cuts(game, record):
+        bad += [f"at {point}: {r.id}({', '.join(f'{k}={v}' for k, v in a.items())}) fails"
+                for r, a in rule_instances(game, "invariant") if py_value(game, r.body, cut, a) is not True]
+    return bad
+
+
+def cuts(game, record: dict):
+    """(point, the record cut back to it) for every point of the clock, first to last."""
+    pz = _puzzle(game)
+    rule = game.rule(pz.cut)
+    (pname, ptype), = rule.params
+    for point in game.domains.of_type(ptype).atoms:
+        yield point, game.run_effect(rule.effect, record, {pname: point})
+
+
+def score_of(game, record: dict) -> int:
+    return py_value(game, game.rule(_puzzle(game).score).body, record)
+
+
+def solve(game, deal: dict, target: int | None = None, best: bool = False, timeout: float = 600.0,
+          progress=None) -> Verdict:
+    pz = _puzzle(game)
+    target = pz.target if target is None else target
+    start = time.monotonic()
+    deadline = start + timeout
+    say = progress or (lambda msg: None)
+    say("compiling the record's rules")
+    prob = _Problem(game, deal)
+    say(f"compiled in {time.monotonic() - start:.1f}s; asking Z3")
+    if time.monotonic() >= deadline:
+        return Verdict("unknown", target, reason="the timeout ran out while compiling", seconds=time.monotonic() - start)
+    v = _climb(game, prob, target, deadline, say) if best else _reach(game, prob, target, deadline, say)
+    v.seconds = time.monotonic() - start
+    return v
+
+
+def _found(game, prob, s) -> tuple[dict, int]:
+    record = prob.q.sym.decode(s.model())
+    bad = certify(game, record)
+    if bad:
+        raise InternalError("Z3's record does not stand up in Python (a back-end disagreement): " + "; ".join(bad[:5]))
+    return record, score_of(game, record)
+
+
+def _reach(game, prob, target, deadline, say) -> Verdict:
+    s = prob.solver(deadline)
+    r = prob.check(s, deadline, prob.score >= target)
+    if r == z3.sat:
+        record, score = _found(game, prob, s)
+        say(f"found a record scoring {score}; certified by the Python back end, every cut included")
+        return Verdict("reachable", target, score, record)
+    if r == z3.unknown:
+        return Verdict("unknown", target, reason=s.reason_unknown())
+    bare = prob.solver(deadline, rules=False)
+    if prob.check(bare, deadline, prob.score >= target) == z3.unsat:
+        return Verdict("unreachable", target, reason="the scoring rule cannot reach the target on any record, legal or not")
+    say("unsat: no finished record reaches the target; naming the goals that cannot all be met")
+    core, why = _core(prob, deadline, say)
+    return Verdict("unreachable", target, core=core, reason=why)
+
+
+def _core(prob, deadline, say) -> tuple[list[str], str]:
+    """A minimal set of goals that cannot all hold (deletion-based), or why there is none."""
+    s = prob.solver(deadline)
+    flags = {z3.Bool(f"goal!{i}"): (label, cond) for i, (label, cond) in enumerate(prob.goals)}
+    for f, (_, cond) in flags.items():
+        s.add(z3.Implies(f, cond))
+    r = prob.check(s, deadline, *flags)
+    if r == z3.sat:
+        return [], "every goal can be met at once, yet the target cannot: the goals' best total is below it"
+    if r == z3.unknown:
+        return [], f"the core was not found in time ({s.reason_unknown()})"
+    core = [f for f in flags if any(f.eq(c) for c in s.unsat_core())]
+    for f in list(core):
+        trial = [c for c in core if not c.eq(f)]
+        if prob.check(s, deadline, *trial) == z3.unsat:
+            core = trial
+            say(f"  {flags[f][0]} is not needed in the core")
+    return [flags[f][0] for f in core], ""
+
+
+def _climb(game, prob, target, deadline, say) -> Verdict:
+    s = prob.solver(deadline)
+    best_record, best_score, floor = None, None, None
+    while True:
+        want = floor if floor is not None else None
+        r = prob.check(s, deadline, *([prob.score >= want] if want is not None else []))
+        if r == z3.sat:
+            best_record, best_score = _found(game, prob, s)
+            say(f"certified a record scoring {best_score}")
+            if best_score >= target:
+                return Verdict("reachable", target, best_score, best_record, best=True)
+            floor = best_score + 1
+            continue
+        if r == z3.unknown:
+            v = Verdict("unknown", target, best_score, best_record, best=True, reason=s.reason_unknown())
+            return v
+        if best_record is None:
+            return Verdict("unreachable", target, best=True, reason="no finished record at all")
+        return Verdict("unreachable", target, best_score, best_record, best=True, proved_below=floor)
+
+
+def plan_text(game, record: dict) -> list[str]:
+    """What changed between consecutive cuts of a record: the plan, point by point."""
+    lines, prev = [], None
+    for point, cut in cuts(game, record):
+        if prev is not None:
+            changes = list(_diff(game, prev, cut))
+            lines.append(f"{point}: " + ("; ".join(changes) if changes else "(nothing)"))
+        prev = cut
+    return lines
+
+
+def _diff(game, a: dict, b: dict):
+    for n, t in game.state_types.items():
+        ja, jb = to_json(a[n], t, game.domains), to_json(b[n], t, game.domains)
+        if ja != jb:
+            yield from _leaf_diff(n, ja, jb)
+
+
+def _leaf_diff(path, x, y):
+    if isinstance(x, dict) and isinstance(y, dict):
+        for k in y:
+            if x.get(k) != y.get(k):
+                yield from _leaf_diff(f"{path}[{k}]", x.get(k), y[k])
+        return
+    yield f"{path} = {json.dumps(y)}"
+
+
+def save_plan(game, source: str, deal: dict, v: Verdict, path: str | Path, readings: dict | None = None):
+    data = {"#meta": {"source": source, "kind": "plan", "readings": readings or {}},
+            "deal": {n: to_json(deal[n], game.state_types[n], game.domains) for n in deal},
+            "score": v.score, "target": v.target,
+            "record": {n: to_json(v.record[n], t, game.domains) for n, t in game.state_types.items()}}
+    Path(path).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+
+
+def load_plan(game, data: dict) -> dict:
+    return game.state_from_json(data["record"])

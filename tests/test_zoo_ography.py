@@ -1,0 +1,125 @@
+"""Zoo-ography (solo): the record's rules, its cuts, the puzzle solver's verdicts and the plan
+replay (spec/zoo-ography.yaml, solvers/puzzle.py, docs/zoo-ography.md)."""
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import game
+from test_cases import FILES
+from zoospec.agreement import Compiled, Item, forward
+from zoospec.cli import main
+from zoospec.solvers import puzzle
+from zoospec.solvers.symbolic import py_value, rule_instances
+from zoospec.state import merged
+from zoospec.yamlload import load_file
+
+ROOT = Path(__file__).resolve().parent.parent
+SPEC = str(ROOT / "spec" / "zoo-ography.yaml")
+RECORD = ROOT / "spec" / "cases" / "zoo-ography" / "record.yaml"
+
+
+def hand_made_record(g):
+    """The two-turn record of spec/cases/zoo-ography/record.yaml, as a state."""
+    base = load_file(RECORD).data["base_state"]
+    return g.state_from_json(merged(g.state_to_json(g.start_state()), base))
+
+
+def test_every_rule_has_a_case_where_it_holds_and_one_where_it_does_not():
+    g = game(SPEC)
+    seen: dict = {}
+    for f in FILES:
+        doc = load_file(f).data
+        if doc["spec"] != "spec/zoo-ography.yaml":
+            continue
+        for case in doc["cases"]:
+            seen.setdefault(case["rule"], set()).add(case["expect"] if isinstance(case["expect"], bool) else repr(case["expect"]))
+    checked = [r for r in g.rules.values() if r.kind != "effect"]
+    assert not [r.id for r in checked if r.id not in seen]
+    assert not [r.id for r in checked if r.kind in ("invariant", "end") and not {True, False} <= seen[r.id]]
+
+
+def test_every_cut_of_the_hand_made_record_is_legal_in_both_back_ends():
+    """zg.record.cut (the effect replay uses): the record at phases 0, 1 and 2 keeps every
+    invariant, judged by Python and by Z3, and the cut at 0 holds only the phase-0 tiles."""
+    g = game(SPEC)
+    record = hand_made_record(g)
+    cuts = dict(puzzle.cuts(g, record))
+    assert {c for c, p in cuts[0]["at"].items() if p != "no_tile"} == {"1,1", "2,1"}
+    assert cuts[0]["now"] == 0 and cuts[0]["act"][1] == "no_action" and not cuts[0]["visit"]["2,2"]["made"]
+    assert not any(b["placed"] for b in cuts[0]["beast"].values())
+    assert cuts[2] == record
+    compiled = {r.id: Compiled(g, Item(r.id, r.params, r.body)) for r in g.rules.values() if r.kind == "invariant"}
+    for point in (0, 1):
+        for r, args in rule_instances(g, "invariant"):
+            py, zv = forward(compiled[r.id], cuts[point], args)
+            assert py is True and zv is True, (point, r.id, args)
+
+
+def test_a_broken_plan_is_named_by_the_rule_and_the_point_it_breaks():
+    g = game(SPEC)
+    record = hand_made_record(g)
+    record["now"] = 9  # nine turns claimed, two played
+    bad = puzzle.certify(g, record)
+    assert any(b.startswith("zg.record.now(u=3)") for b in bad)
+    assert "the record is not finished" not in bad
+
+
+def test_a_deal_file_must_give_exactly_the_deal(tmp_path):
+    g = game(SPEC)
+    f = tmp_path / "deal.yaml"
+    f.write_text("deck: {}\ngoal: {gold3: autumn}\n")
+    with pytest.raises(Exception) as e:
+        puzzle.read_deal(g, f)
+    assert "missing advanced, card" in str(e.value)
+    assert main(["solve", "zoo-ography", "--deal", str(f)]) == 2
+
+
+FIRST = str(ROOT / "spec" / "zoo-ography" / "deals" / "first-game.yaml")
+
+
+def test_a_target_above_the_scale_is_unreachable_by_the_scoring_rule_alone(capsys):
+    """21 half stars: UNSAT, and the second question (without the game's rules) says why."""
+    assert main(["solve", "zoo-ography", "--deal", FIRST, "--target", "21", "--json"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["status"] == "unreachable" and out["core"] == [] and "scoring rule cannot reach" in out["reason"]
+
+
+def test_a_reachable_target_gives_a_plan_that_replays(tmp_path, capsys):
+    """Any finished record (target -40): Z3's record is certified at every phase before it is
+    printed; the saved plan replays; a tampered plan does not."""
+    plan = tmp_path / "plan.json"
+    assert main(["solve", "zoo-ography", "--deal", FIRST, "--target", "-40", "--plan", str(plan), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["status"] == "reachable" and out["score"] >= -40 and len(out["plan"]) == 9
+    assert main(["replay", str(plan)]) == 0
+    assert "replays" in capsys.readouterr().out
+    data = json.loads(plan.read_text())
+    data["record"]["act"]["5"] = "no_action"  # a turn of the game left out
+    plan.write_text(json.dumps(data))
+    assert main(["replay", str(plan), "--json"]) == 1
+    steps = json.loads(capsys.readouterr().out)["steps"]
+    assert any("zg.record.now(u=5)" in b for s in steps for b in s["broken"])
+
+
+def test_sweep_streams_results_and_resumes_with_local_workers(tmp_path):
+    from zoospec.solvers import sweep
+    out = tmp_path / "r.jsonl"
+    s = sweep.run(SPEC, [1, 2], out, workers=2, timeout=300, target=21)
+    assert s["deals"] == 2 and s["unreachable"] == 2 and s["winnable_share"] == 0.0
+    lines = out.read_text().splitlines()
+    assert sorted(json.loads(x)["seed"] for x in lines) == [1, 2]
+    sweep.run(SPEC, [1, 2], out, workers=2, timeout=300, target=21)  # both done: nothing re-run
+    assert out.read_text().splitlines() == lines
+
+
+def test_sweep_runs_on_a_dask_cluster(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    from zoospec.solvers import sweep
+    out = tmp_path / "r.jsonl"
+    out.write_text('{"seed": 1, "status": "unknown", "tar')  # a line cut short by a crash is ignored
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        s = sweep.run(SPEC, [1], out, scheduler=client, timeout=300, target=21)
+    assert s["deals"] == 1 and s["unreachable"] == 1
+    assert json.loads(out.read_text().splitlines()[-1])["deal"]["goal"]["gold3"]

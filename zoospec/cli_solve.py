@@ -1,0 +1,107 @@
+"""`zoospec solve` — a spec's puzzle for one deal, answered exactly (solvers/puzzle.py)."""
+from __future__ import annotations
+
+import json
+import sys
+
+from .cli_analysis import _readings, guarded, load_game
+
+
+def add_parser(sub):
+    p = sub.add_parser("solve", help="is the puzzle's target reachable for this deal? a certified plan, or UNSAT with the goals that conflict")
+    p.add_argument("game", help="a bundled game name (e.g. zoo-ography) or a spec file")
+    p.add_argument("--deal", required=True, metavar="FILE", help="the deal: a YAML or JSON mapping of the puzzle's deal variables")
+    p.add_argument("--target", type=int, help="the score to reach (default: the puzzle's target)")
+    p.add_argument("--best", action="store_true", help="the highest score reachable, with its plan, when the target is not")
+    p.add_argument("--timeout", type=float, default=600.0, help="seconds in all (default 600); past it: unknown")
+    p.add_argument("--reading", action="append", metavar="ID=CHOICE", help="choose a reading (repeatable)")
+    p.add_argument("--plan", metavar="FILE", help="save the certified plan (zoospec replay re-checks it)")
+    p.add_argument("--svg", metavar="FILE", help="draw the finished record as SVG")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(fn=cmd_solve)
+    w = sub.add_parser("sweep", help="solve many seeded deals, one JSON line each as they finish; resumes where it stopped")
+    w.add_argument("game", help="a bundled game name (e.g. zoo-ography) or a spec file")
+    w.add_argument("--deals", required=True, metavar="SEEDS", help="the seeds to deal, e.g. 1-1000 or 3,5,9-12")
+    w.add_argument("--out", required=True, metavar="FILE", help="results, one JSON line per deal (appended; seeds already there are skipped)")
+    w.add_argument("--workers", type=int, default=1, help="local worker processes (default 1)")
+    w.add_argument("--scheduler", metavar="ADDRESS", help="a Dask scheduler, e.g. tcp://host:8786 (pip install 'zoospec[dask]')")
+    w.add_argument("--timeout", type=float, default=600.0, help="seconds per deal (default 600); past it: unknown")
+    w.add_argument("--target", type=int, help="the score to reach (default: the puzzle's target)")
+    w.add_argument("--best", action="store_true", help="the best score of each deal, not only whether the target is reached")
+    w.add_argument("--advanced", action="store_true", help="deal the advanced game (a bronze objective)")
+    w.add_argument("--reading", action="append", metavar="ID=CHOICE", help="choose a reading (repeatable)")
+    w.add_argument("--json", action="store_true", help="print the summary as JSON")
+    w.set_defaults(fn=cmd_sweep)
+
+
+@guarded
+def cmd_solve(args) -> int:
+    from .catalog import game_path
+    from .solvers import picture, puzzle
+
+    g = load_game(args.game, args.reading)
+    deal = puzzle.read_deal(g, args.deal)
+    progress = None if args.json else (lambda msg: print(f"  … {msg}", file=sys.stderr, flush=True))
+    v = puzzle.solve(g, deal, target=args.target, best=args.best, timeout=args.timeout, progress=progress)
+    if v.record is not None and args.plan:
+        puzzle.save_plan(g, str(game_path(args.game)), deal, v, args.plan, _readings(args.reading))
+    if v.record is not None and args.svg:
+        with open(args.svg, "w", encoding="utf-8") as f:
+            f.write(picture.svg(g, v.record))
+    plan = puzzle.plan_text(g, v.record) if v.record is not None else []
+    if args.json:
+        print(json.dumps({"status": v.status, "target": v.target, "score": v.score, "best": v.best,
+                          "proved_below": v.proved_below, "core": v.core, "reason": v.reason,
+                          "seconds": round(v.seconds, 2), "plan": plan,
+                          "record": g.state_to_json(v.record) if v.record is not None else None}, indent=2))
+    else:
+        _print(g, v, plan)
+    return {"reachable": 0, "unreachable": 1}.get(v.status, 3)
+
+
+def _print(g, v, plan):
+    from .solvers import picture
+
+    head = {"reachable": f"REACHABLE — a certified record scores {v.score} (target {v.target})",
+            "unreachable": f"UNREACHABLE — UNSAT: no finished record scores {v.target}",
+            "unknown": f"UNKNOWN — no answer within the timeout ({v.reason})"}[v.status]
+    if v.best and v.status == "unreachable" and v.score is not None:
+        head = f"BEST {v.score} — a certified record scores {v.score}; UNSAT: none scores {v.proved_below} or more (target {v.target})"
+    print(f"{head}  [{v.seconds:.1f}s]")
+    if v.core:
+        print("these goals cannot all be met (a minimal unsat core):")
+        for c in v.core:
+            print(f"  {c}")
+    elif v.reason and v.status == "unreachable":
+        print(f"  {v.reason}")
+    if v.record is not None:
+        print("the plan, point by point (what the record adds at each):")
+        for line in plan:
+            print(f"  {line}")
+        print(picture.text(g, v.record))
+
+
+@guarded
+def cmd_sweep(args) -> int:
+    from .catalog import game_path
+    from .solvers import deals, sweep
+
+    load_game(args.game, args.reading)  # a bad spec or reading fails here, not in every worker
+    seeds = deals.parse_range(args.deals)
+    if args.workers < 1:
+        from .errors import StateError
+        raise StateError("--workers must be at least 1")
+    summary = sweep.run(str(game_path(args.game)), seeds, args.out, workers=args.workers, scheduler=args.scheduler,
+                        timeout=args.timeout, target=args.target, best=args.best, advanced=args.advanced,
+                        readings=_readings(args.reading), progress=None if args.json else sweep.progress_bar)
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        share = summary["winnable_share"]
+        print(f"{summary['deals']} of {summary['asked']} deals in {args.out}: {summary['reachable']} reachable, "
+              f"{summary['unreachable']} unreachable, {summary['unknown']} unknown (timeout)")
+        print(f"winnable share of the decided deals: {'-' if share is None else f'{share:.1%}'}; "
+              f"median seconds per deal: {summary['seconds_median']}")
+        if summary["best_scores"]:
+            print("best score: " + ", ".join(f"{k}: {n}" for k, n in summary["best_scores"].items()))
+    return 0

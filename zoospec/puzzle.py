@@ -1,0 +1,91 @@
+"""A spec's `puzzle` section: the one-player question `zoospec solve` answers exactly.
+
+The state of such a spec is the *record* of a game (what chance dealt, what the player chose and
+when each thing was built); its invariants say which records are legal. The puzzle names the
+parts of the state a deal file fixes, when a record is finished, the scoring rule and the target,
+the effect that cuts a record back to an earlier point (so `replay` can re-check every point),
+and the goals an unsat core is stated in (ADR 0006).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import ir
+from .errors import StateError
+from .suggest import suggest
+from .types import BOOL, INT, MapT
+
+
+@dataclass(frozen=True)
+class Goal:
+    rule: str
+    args: dict
+    best: ir.Expr
+    says: str
+
+    @property
+    def label(self) -> str:
+        a = ", ".join(f"{k}={v}" for k, v in self.args.items())
+        return f"{self.rule}({a})" if a else self.rule
+
+
+@dataclass
+class Puzzle:
+    says: str
+    deal: list[str]
+    finished: ir.Expr
+    score: str
+    target: int
+    cut: str
+    goals: list[Goal]
+    interchangeable: list[str] = field(default_factory=list)
+
+
+def load(loader, raw: dict) -> Puzzle | None:
+    """Build the section (errors go to the loader, located in the file)."""
+    g, p = loader.g, ("puzzle",)
+    ok = True
+    for i, name in enumerate(raw["deal"] + raw.get("interchangeable", [])):
+        if name not in g.state_types:
+            loader.err(p, f"'{name}' is not a state variable{suggest(name, g.state_types)}", "puzzle")
+            ok = False
+    for i, name in enumerate(raw.get("interchangeable", [])):
+        if name in g.state_types and not isinstance(g.state_types[name], MapT):
+            loader.err(p + ("interchangeable", i), f"'{name}' is not a map", "puzzle")
+            ok = False
+    finished = loader.expr(raw["finished"], p + ("finished",), loader.scope(), "puzzle", BOOL)
+    score = g.rules.get(raw["score"])
+    if score is None or score.kind != "scoring" or score.params:
+        loader.err(p + ("score",), f"'{raw['score']}' is not a scoring rule without parameters", "puzzle")
+        ok = False
+    cut = g.rules.get(raw["cut"])
+    if cut is None or cut.kind != "effect" or len(cut.params) != 1:
+        loader.err(p + ("cut",), f"'{raw['cut']}' is not an effect rule with one parameter", "puzzle")
+        ok = False
+    goals = []
+    for i, gr in enumerate(raw["goals"]):
+        rule = g.rules.get(gr["rule"])
+        if rule is None or rule.kind != "scoring":
+            loader.err(p + ("goals", i, "rule"), f"'{gr['rule']}' is not a scoring rule{suggest(gr['rule'], g.rules)}", "puzzle")
+            ok = False
+            continue
+        args = gr.get("args", {})
+        if set(args) != {n for n, _ in rule.params}:
+            loader.err(p + ("goals", i, "args"), f"{rule.id} takes {[n for n, _ in rule.params]}", "puzzle")
+            ok = False
+            continue
+        try:
+            args = g._args(rule.params, args, rule.id)
+        except StateError as e:  # a value outside its domain: reported where it was written
+            loader.err(p + ("goals", i, "args"), str(e), "puzzle")
+            ok = False
+            continue
+        best = loader.expr(gr["best"], p + ("goals", i, "best"), loader.scope(), "puzzle", INT)
+        if best is None:
+            ok = False
+            continue
+        goals.append(Goal(rule.id, args, best, gr.get("says", "")))
+    if not ok or finished is None:
+        return None
+    return Puzzle(raw["says"], list(raw["deal"]), finished, score.id, raw["target"], cut.id, goals,
+                  list(raw.get("interchangeable", [])))
