@@ -123,3 +123,12 @@ def test_sweep_runs_on_a_dask_cluster(tmp_path):
         s = sweep.run(SPEC, [1], out, scheduler=client, timeout=300, target=21)
     assert s["deals"] == 1 and s["unreachable"] == 1
     assert json.loads(out.read_text().splitlines()[-1])["deal"]["goal"]["gold3"]
+
+
+def test_the_rulebooks_claims_hold(capsys):
+    """Rating at most 10, the solo deck suffices, 10 turns each for 2-4 players, at least 3 tiles
+    to choose from: each proved (UNSAT of its negation), none unknown."""
+    assert main(["check", "zoo-ography", "--json", "--timeout", "300"]) == 0
+    verdicts = {c["claim"]: c["verdict"] for c in json.loads(capsys.readouterr().out)["claims"]}
+    assert verdicts == {"zg.claim.rating-at-most-10": "holds", "zg.claim.solo-deck-suffices": "holds",
+                        "zg.claim.ten-turns-each": "holds", "zg.claim.three-tiles-to-choose": "holds"}
