@@ -132,3 +132,13 @@ def test_the_rulebooks_claims_hold(capsys):
     verdicts = {c["claim"]: c["verdict"] for c in json.loads(capsys.readouterr().out)["claims"]}
     assert verdicts == {"zg.claim.rating-at-most-10": "holds", "zg.claim.solo-deck-suffices": "holds",
                         "zg.claim.ten-turns-each": "holds", "zg.claim.three-tiles-to-choose": "holds"}
+
+
+def test_the_picture_letters_every_tile_with_its_turns_phase_and_visitor():
+    from zoospec.solvers import picture
+    g = game(SPEC)
+    text = picture.text(g, hand_made_record(g))
+    assert " .AB." in text and " .CD." in text
+    assert "D z10 (front, 3 turns, phase 1): N habitat E walkway S walkway W habitat" in text
+    assert "feature visited in phase 2" in text and "zebra on 2,1 (1)" in text
+    assert "<svg" in picture.svg(g, hand_made_record(g))
