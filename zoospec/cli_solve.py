@@ -10,7 +10,10 @@ from .cli_analysis import _readings, guarded, load_game
 def add_parser(sub):
     p = sub.add_parser("solve", help="is the puzzle's target reachable for this deal? a certified plan, or UNSAT with the goals that conflict")
     p.add_argument("game", help="a bundled game name (e.g. zoo-ography) or a spec file")
-    p.add_argument("--deal", required=True, metavar="FILE", help="the deal: a YAML or JSON mapping of the puzzle's deal variables")
+    which = p.add_mutually_exclusive_group(required=True)
+    which.add_argument("--deal", metavar="FILE", help="the deal: a YAML or JSON mapping of the puzzle's deal variables")
+    which.add_argument("--seed", type=int, help="deal with this seed instead, as `sweep` does (the deal is printed)")
+    p.add_argument("--advanced", action="store_true", help="with --seed: deal the advanced game")
     p.add_argument("--target", type=int, help="the score to reach (default: the puzzle's target)")
     p.add_argument("--best", action="store_true", help="the highest score reachable, with its plan, when the target is not")
     p.add_argument("--timeout", type=float, default=600.0, help="seconds in all (default 600); past it: unknown")
@@ -40,7 +43,14 @@ def cmd_solve(args) -> int:
     from .solvers import picture, puzzle
 
     g = load_game(args.game, args.reading)
-    deal = puzzle.read_deal(g, args.deal)
+    if args.deal is not None:
+        deal = puzzle.read_deal(g, args.deal)
+    else:
+        from .solvers import deals
+        deal = deals.deal(g, args.seed, advanced=args.advanced)
+        if not args.json:
+            shown = g.state_to_json({**g.start_state(), **deal})
+            print(f"deal {args.seed}: " + json.dumps({n: shown[n] for n in deal}))
     progress = None if args.json else (lambda msg: print(f"  … {msg}", file=sys.stderr, flush=True))
     v = puzzle.solve(g, deal, target=args.target, best=args.best, timeout=args.timeout, progress=progress)
     if v.record is not None and args.plan:
