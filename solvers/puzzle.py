@@ -22,6 +22,7 @@ from pathlib import Path
 
 import z3
 
+from ..backends.z3 import ZCtx
 from ..errors import InternalError, StateError
 from ..state import from_json, to_json
 from .symbolic import Query, py_value, rule_instances
@@ -80,6 +81,7 @@ class _Problem:
         self.hard = [self.q.holds(self.pz.finished)] + self._order(self.pz.interchangeable)
         v, d = self.q.term(game.rule(self.pz.score).body)
         self.score, self.hard = v, self.hard + [d]
+        self.rounds = 0
         self.goals = []
         for gl in self.pz.goals:
             r = game.rule(gl.rule)
@@ -98,6 +100,29 @@ class _Problem:
                 out.append(_lex_le(_leaves(m.entries[a]), _leaves(m.entries[b])))
         return out
 
+    def at_cut(self, rule, args, point):
+        """Z3: the rule holds on the record cut back to `point` (the cut is the spec's effect,
+        compiled on the symbolic record) — what a record must also keep to be a real game."""
+        cut = self.game.rule(self.pz.cut)
+        (pname, ptype), = cut.params
+        ctx = ZCtx(f"cut{len(self.q.facts)}")
+        ctx.memo = {}
+        post = self.game.z3_run_effect(cut.effect, self.q.sym, self.game._zargs(cut.params, {pname: point}), ctx)
+        v = self.game.z3_eval(rule.body, post, ctx, self.game._zargs(rule.params, args))
+        self.q.facts.extend(ctx.sides)
+        return z3.And(ctx.defined(), v)
+
+    def refine(self, s, record) -> bool:
+        """Add to s every (rule, point) a record's cuts break, as Z3 terms over the record; False
+        if its cuts all hold. The final record's rules hold at the last point but an earlier cut
+        can still break one (a habitat that only joins up later): such a model is no game."""
+        broken = [(point, r, a) for point, cut in cuts(self.game, record)
+                  for r, a in rule_instances(self.game, "invariant") if py_value(self.game, r.body, cut, a) is not True]
+        for point, r, a in broken:
+            s.add(self.at_cut(r, a, point))
+        self.rounds += bool(broken)
+        return bool(broken)
+
     def solver(self, deadline: float, rules: bool = True):
         """A solver holding the deal, the finished condition and (unless rules=False) every
         invariant: without them, only what the scoring formula itself allows is left."""
@@ -109,10 +134,17 @@ class _Problem:
         s.set("timeout", max(1, int((deadline - time.monotonic()) * 1000)))
         return s
 
-    def check(self, s, deadline, *extra):
-        s.set("timeout", max(1, int((deadline - time.monotonic()) * 1000)))
-        r = s.check(*extra)
-        return r
+    def check(self, s, deadline, *extra, refine=True):
+        """sat only with a model whose every cut keeps every rule (broken cuts are added to s
+        and Z3 asked again: sound, as a real game keeps them all), else unsat or unknown."""
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return z3.unknown
+            s.set("timeout", max(1, int(left * 1000)))
+            r = s.check(*extra)
+            if r != z3.sat or not refine or not self.refine(s, self.q.sym.decode(s.model())):
+                return r
 
 
 def _leaves(v):
@@ -189,12 +221,12 @@ def _reach(game, prob, target, deadline, say) -> Verdict:
     r = prob.check(s, deadline, prob.score >= target)
     if r == z3.sat:
         record, score = _found(game, prob, s)
-        say(f"found a record scoring {score}; certified by the Python back end, every cut included")
+        say(f"found a record scoring {score} ({prob.rounds} refinement round(s)); certified by the Python back end, every cut included")
         return Verdict("reachable", target, score, record)
     if r == z3.unknown:
         return Verdict("unknown", target, reason=s.reason_unknown())
     bare = prob.solver(deadline, rules=False)
-    if prob.check(bare, deadline, prob.score >= target) == z3.unsat:
+    if prob.check(bare, deadline, prob.score >= target, refine=False) == z3.unsat:
         return Verdict("unreachable", target, reason="the scoring rule cannot reach the target on any record, legal or not")
     say("unsat: no finished record reaches the target; naming the goals that cannot all be met")
     core, why = _core(prob, deadline, say)

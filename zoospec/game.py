@@ -289,10 +289,13 @@ class Game:
 
     def z3_effect(self, pre, action: str, args: dict, ctx: ZCtx) -> dict:
         a = self.action(action)
-        env = self._zargs(a.params, args)
+        return self.z3_run_effect(a.effect, pre, self._zargs(a.params, args), ctx)
+
+    def z3_run_effect(self, stmts, pre, env: dict, ctx: ZCtx) -> dict:
+        """The symbolic state after effect statements (an action's, or an effect rule's)."""
         vars_ = pre.vars if isinstance(pre, SymState) else pre
         writes: list = []
-        for s in a.effect:
+        for s in stmts:
             self.zc.stmt(s, env, ctx, vars_, writes)
         return apply_writes(vars_, self.state_types, writes, ctx, self.domains)
 
