@@ -45,10 +45,11 @@ def load(loader, raw: dict) -> Puzzle | None:
     """Build the section (errors go to the loader, located in the file)."""
     g, p = loader.g, ("puzzle",)
     ok = True
-    for i, name in enumerate(raw["deal"] + raw.get("interchangeable", [])):
-        if name not in g.state_types:
-            loader.err(p, f"'{name}' is not a state variable{suggest(name, g.state_types)}", "puzzle")
-            ok = False
+    for part in ("deal", "interchangeable"):
+        for i, name in enumerate(raw.get(part, [])):
+            if name not in g.state_types:
+                loader.err(p + (part, i), f"'{name}' is not a state variable{suggest(name, g.state_types)}", "puzzle")
+                ok = False
     for i, name in enumerate(raw.get("interchangeable", [])):
         if name in g.state_types and not isinstance(g.state_types[name], MapT):
             loader.err(p + ("interchangeable", i), f"'{name}' is not a map", "puzzle")
@@ -66,7 +67,7 @@ def load(loader, raw: dict) -> Puzzle | None:
     for i, gr in enumerate(raw["goals"]):
         rule = g.rules.get(gr["rule"])
         if rule is None or rule.kind != "scoring":
-            loader.err(p + ("goals", i, "rule"), f"'{gr['rule']}' is not a scoring rule{suggest(gr['rule'], g.rules)}", "puzzle")
+            loader.err(p + ("goals", i, "rule"), f"'{gr['rule']}' is not a scoring rule{suggest(gr['rule'], [r for r, v in g.rules.items() if v.kind == 'scoring'])}", "puzzle")
             ok = False
             continue
         args = gr.get("args", {})
