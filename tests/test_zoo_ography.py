@@ -170,3 +170,19 @@ def test_a_rule_on_a_cut_means_the_same_to_z3_as_to_python():
                 seen.add(expected)
                 assert s.check(z3.Not(term) if expected else term) == z3.unsat, (rule, point, expected)
     assert seen == {True, False}
+
+
+def test_the_shipped_perfect_zoo_for_the_first_game_deal_replays(tmp_path, capsys):
+    """spec/zoo-ography/deals/first-game.plan.json: the 20-half-star record `zoospec solve` found
+    for the first-game deal (34 minutes here, so it is shipped, not re-solved): every cut keeps
+    every rule in Python, it is finished, and it is rated a perfect 10 stars."""
+    data = json.loads((ROOT / "spec" / "zoo-ography" / "deals" / "first-game.plan.json").read_text())
+    data["#meta"]["source"] = SPEC
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps(data))
+    assert main(["replay", str(plan), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["ok"] and out["finished"] and out["score"] == 20 and len(out["steps"]) == 10
+    g = game(SPEC)
+    assert {n: g.state_to_json(puzzle.load_plan(g, data))[n] for n in g.puzzle.deal} == \
+        {n: g.state_to_json({**g.start_state(), **puzzle.read_deal(g, FIRST)})[n] for n in g.puzzle.deal}
