@@ -61,17 +61,22 @@ def _cells_arg(t, domains, what):
     return grid_of(t.elem, domains, f"{what}'s elements")
 
 
+def _cell_and_set(name, args, domains):
+    """The arguments of component() and region(): a cell and a set of cells of one grid."""
+    if len(args) != 2:
+        raise BuiltinError(f"{name} takes a cell and a set of cells")
+    g = _cells_arg(args[1], domains, f"{name}'s second argument")
+    if grid_of(args[0], domains, f"{name}'s first argument") is not g:
+        raise BuiltinError(f"{name}'s cell and set must be of one grid")
+
+
 @register
 class Component(BuiltinDef):
     name = "component"
     signature = "component(a: cell, s: set[cell]) -> set[cell] — the cells of s connected to a (empty if a is not in s)"
 
     def check(self, args, options, domains):
-        if len(args) != 2:
-            raise BuiltinError("component takes a cell and a set of cells")
-        g = _cells_arg(args[1], domains, "component's second argument")
-        if grid_of(args[0], domains, "component's first argument") is not g:
-            raise BuiltinError("component's cell and set must be of one grid")
+        _cell_and_set(self.name, args, domains)
         return args[1]
 
     def py(self, args, options, ctx):
@@ -153,11 +158,7 @@ class Region(BuiltinDef):
     signature = "region(a: cell, s: set[cell]) -> cell — the first cell (row-major) of a's component in s; a itself if a is not in s"
 
     def check(self, args, options, domains):
-        if len(args) != 2:
-            raise BuiltinError("region takes a cell and a set of cells")
-        g = _cells_arg(args[1], domains, "region's second argument")
-        if grid_of(args[0], domains, "region's first argument") is not g:
-            raise BuiltinError("region's cell and set must be of one grid")
+        _cell_and_set(self.name, args, domains)
         return args[0]
 
     def py(self, args, options, ctx):
