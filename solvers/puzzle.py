@@ -43,7 +43,6 @@ class Verdict:
     proved_below: int | None = None  # --best: no finished record scores at least this (unsat)
     seconds: float = 0.0
     reason: str = ""
-    steps: list[str] = field(default_factory=list)
 
 
 def read_deal(game, path: str | Path) -> dict:
