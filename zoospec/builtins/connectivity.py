@@ -170,8 +170,15 @@ class Region(BuiltinDef):
         label = _labels(g, s, ctx)
         if z3.is_int_value(a):
             return label[a.as_long()]
+        # a symbolic cell (a pawn's place, say) is looked up once per set: one chain of ifs,
+        # however many rules ask (Z3 terms are hash-consed, so get_id names the term)
+        key = ("region-at", id(s), a.get_id())
+        hit = ctx.memo.get(key)
+        if hit is not None and hit[0] is s:
+            return hit[1]
         codes = list(g.codes())
         out = label[codes[-1]]
         for k in reversed(codes[:-1]):
             out = z3.If(a == k, label[k], out)
+        ctx.memo[key] = (s, out, a)  # s and a kept alive: their ids stay unique
         return out
