@@ -1,11 +1,13 @@
 """Known-answer cases (spec/cases/<game>/*.yaml, tests/specs/cases/*.yaml): each names a rule,
 define or action, a state, arguments and the expected value ("undefined" where the rules give
 none; for an action, the expected values of the state variables it lists after its effect), and
-is run through both back ends. A file's `base_state` gives the state variables its cases leave out;
+is run through both back ends (under the `readings` and `switches` a case names). A file's `base_state` gives the state variables its cases leave out;
 a file with `start: {players: N}` builds on the spec's start state for N players instead, and
 then `base_state` and each case's `state` are merged into it entry by entry (a map given in part
 changes only the entries it names); an action's expected variables are likewise the changes to
 the state before it, and each listed variable is compared whole."""
+from functools import lru_cache
+
 import pytest
 
 from conftest import ROOT, game
@@ -30,20 +32,29 @@ def _cases():
     return out
 
 
+@lru_cache(maxsize=None)
+def _compiled(spec, kind, name, readings=(), switches=()):
+    """One compilation per rule, action or define (and choice of readings and switches): a whole
+    table's rules take seconds each to compile symbolically, and many cases share one."""
+    g = game(str(ROOT / spec))
+    if readings or switches:
+        g = g.with_readings(dict(readings), dict(switches))
+    if kind == "rule":
+        r = g.rule(name)
+        item = Item(name, r.params, r.body)
+    elif kind == "action":
+        item = Item(name, g.action(name).params, None, name)
+    else:
+        item = Item(name, g.define_sigs[name].params, g.defines[name][1])
+    return Compiled(g, item)
+
+
 @pytest.mark.parametrize("spec,case", _cases())
 def test_case(spec, case):
-    g = game(str(ROOT / spec))
-    if "readings" in case:
-        g = g.with_readings(case["readings"])
-    if "rule" in case:
-        r = g.rule(case["rule"])
-        item = Item(case["rule"], r.params, r.body)
-    elif "action" in case:
-        item = Item(case["action"], g.action(case["action"]).params, None, case["action"])
-    else:
-        params = g.define_sigs[case["define"]].params
-        item = Item(case["define"], params, g.defines[case["define"]][1])
-    c = Compiled(g, item)
+    kind = next(k for k in ("rule", "action", "define") if k in case)
+    c = _compiled(spec, kind, case[kind], tuple(sorted(case.get("readings", {}).items())),
+                  tuple(sorted(case.get("switches", {}).items())))
+    g = c.game
     if "start" in case:
         base = g.state_to_json(g.start_state(case["start"].get("players")))
         state = g.state_from_json(merged(base, case["state"]))
