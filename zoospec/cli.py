@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from . import cli_analysis, cli_pack, cli_solve
+from . import cli_analysis, cli_dominoes, cli_pack, cli_solve
 from .errors import SpecError
 from .game import load
 
@@ -91,7 +91,7 @@ def cmd_score(args) -> int:
     for seats the spec's final score leaves out (players not in the game) are skipped."""
     from .errors import Undefined
     from .solvers.symbolic import param_values, py_value
-    g = cli_analysis.load_game(args.game, args.reading)
+    g = cli_analysis.load_game(args.game, args.reading, args.switches)
     state = cli_analysis.read_state(g, args.state, args.over_start)
     final, given = g.final_score if g.final_score else (None, None)
     needs = {n for n, _ in g.rules[final].params} if final else set()
@@ -112,6 +112,9 @@ def cmd_score(args) -> int:
         print(json.dumps({"game": g.id, "readings": g.chosen, "lines": lines}, indent=2))
         return 0
     hidden, group = 0, None
+    if args.draw:
+        from .solvers import picture
+        print(picture.text(g, state) + "\n")
 
     def who(ln):  # the final score's arguments (a player), when this line has them
         return tuple((n, ln["args"][n]) for n in sorted(needs)) if needs and needs <= set(ln["args"]) else ()
@@ -147,13 +150,16 @@ def main(argv: list[str] | None = None) -> int:
     sc.add_argument("game")
     sc.add_argument("state", help="a state in the game's JSON format (zoospec state-schema GAME)")
     sc.add_argument("--reading", action="append", metavar="ID=CHOICE")
+    sc.add_argument("--with", dest="switches", action="append", metavar="SWITCH,...", help="turn on variants or expansions")
     sc.add_argument("--over-start", action="store_true", help="the state file gives only what differs from the spec's start state")
     sc.add_argument("--all", action="store_true", help="also the lines that score 0")
+    sc.add_argument("--draw", action="store_true", help="draw the state first (the spec's picture: boards, maps, each Exhibit)")
     sc.add_argument("--json", action="store_true")
     sc.set_defaults(fn=cmd_score)
     cli_pack.add_parser(sub)
     cli_analysis.add_parsers(sub)
     cli_solve.add_parser(sub)
+    cli_dominoes.add_parser(sub)
     args = ap.parse_args(argv)
     if not getattr(args, "fn", None):
         args = ap.parse_args(["tour"])  # the main job: every bundled game, every analysis

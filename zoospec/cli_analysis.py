@@ -51,10 +51,15 @@ def read_state(game, path: str, over_start: bool = False) -> dict:
         raise StateError(f"{path}: {e}") from None
 
 
-def load_game(name: str, readings=None):
+def _switches(items) -> dict:
+    """--with a,b (repeatable): those switches (variants, expansions) on."""
+    return {n.strip(): True for it in items or [] for n in it.split(",") if n.strip()}
+
+
+def load_game(name: str, readings=None, switches=None):
     from .catalog import game_path
     from .game import load
-    return load(game_path(name), readings=_readings(readings))
+    return load(game_path(name), readings=_readings(readings), switches=_switches(switches))
 
 
 def add_parsers(sub):
@@ -62,6 +67,7 @@ def add_parsers(sub):
         if game:
             p.add_argument("game", help="a bundled game name (e.g. new-york-zoo) or a spec file")
             p.add_argument("--reading", action="append", metavar="ID=CHOICE", help="choose a reading (repeatable)")
+            p.add_argument("--with", dest="switches", action="append", metavar="SWITCH,...", help="turn on variants or expansions (the spec's switches)")
         p.add_argument("--timeout", type=float, default=60.0, help="seconds per search (default 60); past it: unknown")
         p.add_argument("--json", action="store_true", help="machine-readable output")
 
@@ -97,6 +103,7 @@ def add_parsers(sub):
     p.add_argument("--over-start", action="store_true", help="the --state file gives only what differs from the spec's start state")
     p.add_argument("--players", type=int, help="with the spec's start state: how many play")
     p.add_argument("--reading", action="append", metavar="ID=CHOICE")
+    p.add_argument("--with", dest="switches", action="append", metavar="SWITCH,...", help="turn on variants or expansions (the spec's switches)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--steps", type=int, default=2000, help="stop after this many moves")
     p.add_argument("--json", action="store_true", help="the moves, the end and the scores as JSON")
@@ -150,7 +157,7 @@ def _loc(x):
 
 @guarded
 def cmd_check(args) -> int:
-    g = load_game(args.game, args.reading)
+    g = load_game(args.game, args.reading, args.switches)
     for cid in args.claim or ():
         if cid not in g.claims:
             raise StateError(f"{g.id} has no claim '{cid}'{suggest(cid, g.claims)}")
@@ -184,7 +191,7 @@ def _verdict_json(v) -> dict:
 
 @guarded
 def cmd_ambiguities(args) -> int:
-    g = load_game(args.game, args.reading)
+    g = load_game(args.game, args.reading, args.switches)
     found = ambiguity.find_all(g, args.timeout, _progress)
     _clear()
     for i, f in enumerate(found):
@@ -215,7 +222,7 @@ def _finding_json(f) -> dict:
 
 @guarded
 def cmd_fixtures(args) -> int:
-    g = load_game(args.game, args.reading)
+    g = load_game(args.game, args.reading, args.switches)
     index = fixtures.generate(g, args.out, args.seed, args.timeout, _progress, args.budget)
     _clear()
     if args.json:
@@ -307,7 +314,7 @@ def _replay_plan(g, data, args) -> int:
 def cmd_play(args) -> int:
     from .solvers import play as playing
 
-    g = load_game(args.game, args.reading)
+    g = load_game(args.game, args.reading, args.switches)
     if args.state and args.players is not None:
         raise StateError("give either --state or --players (the spec's start state for that many players), not both")
     start = read_state(g, args.state, args.over_start) if args.state else g.start_state(args.players)
