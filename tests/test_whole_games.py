@@ -1,7 +1,7 @@
 """What every whole game must show: each rule has a known-answer case where it holds and one where
 it does not, and each action a case for its effect (the cases themselves run in test_cases.py,
 through both back ends); a seed replays the same game; `play --players N` plays one to its end
-from the command line. Each game's own file (test_zooloretto.py, test_new_york_zoo.py) plays a
+from the command line. Each game's own file (test_zooloretto.py, test_new_york_zoo.py, test_zoo_parque.py) plays a
 seeded game per player count through `assert_legal_under_both_back_ends`."""
 import pytest
 
@@ -10,9 +10,10 @@ from zoospec.cli import main
 from zoospec.solvers import play, traces
 from zoospec.yamlload import load_file
 
-GAMES = ["zooloretto", "new-york-zoo"]
+GAMES = ["zooloretto", "new-york-zoo", "zoo-parque"]
 # game: (moves for the same-seed test, seed for play, a final score line it prints, a player count it refuses)
-PLAY = {"zooloretto": (40, 5, "zlr.score.total(z=2)", 7), "new-york-zoo": (120, 2, "nyz.end.rank(p=1)", 6)}
+PLAY = {"zooloretto": (40, 5, "zlr.score.total(z=2)", 7), "new-york-zoo": (120, 2, "nyz.end.rank(p=1)", 6),
+        "zoo-parque": (60, 1, "zp.score.total(p=2)", 5)}
 
 
 def assert_legal_under_both_back_ends(trace):

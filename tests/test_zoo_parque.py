@@ -1,0 +1,143 @@
+"""Zoo Parque end to end: seeded games (with and without the variants) play to their end with every
+move legal under both back ends; Exhibits found by the spec match a brute-force flood fill on
+generated maps, through both back ends; domino sets drawn from seeds keep the set rules."""
+import json
+from functools import lru_cache
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import ROOT, game
+from test_whole_games import assert_legal_under_both_back_ends
+from zoospec.agreement import Compiled, Item, forward
+from zoospec.cli import main
+from zoospec.solvers import dominoes, play
+
+SPEC = str(ROOT / "spec" / "zoo-parque.yaml")
+SIDES = {0: (-1, 0, "n", "s"), 1: (0, 1, "e", "w"), 2: (1, 0, "s", "n"), 3: (0, -1, "w", "e")}
+
+
+@pytest.mark.parametrize("players,switches", [(2, {}), (3, {"harder": True, "competitive": True})])
+def test_a_seeded_game_ends_by_the_rules_with_every_move_legal_under_both_back_ends(players, switches):
+    g = game(SPEC).with_readings({}, switches) if switches else game(SPEC)
+    result = play.play(g, dominoes.start_with(g, players, players), seed=players, max_steps=2000)
+    assert result.ended_by == "an end rule holds"
+    final = result.trace.states[-1]
+    assert final["over"] or (not final["market"] and not final["deck"])
+    placed = [s for s in result.trace.steps if s.action == "zp.place"]
+    assert placed and all(s.args["d"] in final["used"] for s in placed)
+    if switches.get("harder"):  # every turn that played placed two, unless the second could not go
+        assert any(a.action == b.action == "zp.place" for a, b in zip(result.trace.steps, result.trace.steps[1:]))
+    assert_legal_under_both_back_ends(result.trace)
+
+
+# ---------------------------------------------------------------- Exhibits against a flood fill
+def _terrain(state, c):
+    return c != "4,4" and state["sq"][c]["ground"] in {"grass", "water", "jungle"}
+
+
+def _fenced(state, r, c, d):
+    dr, dc, mine, theirs = SIDES[d]
+    if state["sq"][f"{r},{c}"][mine] != "no_fence":
+        return True
+    n = f"{r + dr},{c + dc}"
+    return n in state["sq"] and state["sq"][n][theirs] != "no_fence"
+
+
+def flood_exhibits(state) -> list[set]:
+    """The enclosed groups, found the slow obvious way: flood through every unfenced border
+    between terrain spaces; a group is an Exhibit when no unfenced border leaves it."""
+    seen, out = set(), []
+    for start in sorted(state["sq"], key=lambda c: tuple(map(int, c.split(",")))):
+        if start in seen or not _terrain(state, start):
+            continue
+        group, todo, leaks = {start}, [start], False
+        while todo:
+            r, c = map(int, todo.pop().split(","))
+            for d, (dr, dc, _, _) in SIDES.items():
+                if _fenced(state, r, c, d):
+                    continue
+                n = f"{r + dr},{c + dc}"
+                if n not in state["sq"] or not _terrain(state, n):
+                    leaks = True
+                elif n not in group:
+                    group.add(n)
+                    todo.append(n)
+        seen |= group
+        if not leaks:
+            out.append(group)
+    return out
+
+
+@st.composite
+def maps(draw):
+    """A start state with a random map: grounds (some spaces free) and fences on every edge."""
+    g = game(SPEC)
+    state = g.state_to_json(g.start_state(2))
+    fence = st.sampled_from(["no_fence", "no_fence", "weak", "strong"])
+    for c in state["sq"]:
+        ground = draw(st.sampled_from(["empty", "path", "grass", "grass", "water", "jungle"]), label=c)
+        state["sq"][c].update(ground=ground, tile=0 if ground == "empty" else 1,
+                              **{s: draw(fence) for s in "nesw"})
+    return g.state_from_json(state)
+
+
+@lru_cache(maxsize=None)
+def _define(name):
+    g = game(SPEC)
+    return Compiled(g, Item(name, g.define_sigs[name].params, g.defines[name][1]))
+
+
+@settings(max_examples=15)
+@given(maps())
+def test_exhibits_match_a_brute_force_flood_fill_in_both_back_ends(state):
+    g = game(SPEC)
+    js = g.state_to_json(state)
+    found = flood_exhibits(js)
+    heads = {min(grp, key=lambda c: tuple(map(int, c.split(",")))) for grp in found}
+    inside = set().union(*found) if found else set()
+    for name, want in (("exhibit_heads", heads), ("enclosed", inside)):
+        py, zv = forward(_define(name), state, {})
+        assert set(py) == want, name
+        assert py == zv, f"{name}: Python {py} but Z3 {zv}"
+    for grp in found:  # and each group exactly, in Python
+        head = min(grp, key=lambda c: tuple(map(int, c.split(","))))
+        body = g.defines["in_exhibit"][1]
+        assert {c for c in g.domains["cell"].atoms if g.evaluate(body, state, {"x": head, "c": c})} == grp
+
+
+# ---------------------------------------------------------------- domino sets and the commands
+def test_a_domino_set_is_drawn_from_its_seed_and_keeps_the_set_rules():
+    g = game(SPEC)
+    a, b, c = (dominoes.domino_set(g, s) for s in (4, 4, 5))
+    assert a == b and a != c
+    tops = [d for d, h in a.items() if "empty" in (h[1]["ground"], h[2]["ground"])]
+    assert len(tops) == 9 and all(a[d][1]["animal"] != "no_animal" or a[d][2]["animal"] != "no_animal" for d in tops)
+    passport = g.consts["passport"][1]
+    assert all(h["ground"] in passport[h["animal"]]["likes"] for d in a.values() for h in d.values()
+               if h["animal"] != "no_animal" and h["ground"] != "empty")   # printed where it can be played
+    bad = dict(a)
+    bad[1] = {1: {**a[1][1], "ground": "empty"}, 2: {**a[1][2], "ground": "empty"}}
+    with pytest.raises(Exception, match="zp.set.background"):
+        dominoes._judge(g, 0, bad)
+
+
+def test_the_commands_draw_a_set_play_it_with_the_variants_and_score_a_map(tmp_path, capsys):
+    start = tmp_path / "start.json"
+    assert main(["dominoes", "--seed", "3", "--players", "3", "--out", str(start)]) == 0
+    assert "36 dominoes, 9 TOP and 27 BOTTOM" in capsys.readouterr().out
+    assert json.loads(start.read_text())["players"] == 3
+    assert main(["play", "zoo-parque", "--state", str(start), "--seed", "2", "--with", "harder", "--quiet", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["ended_by"] == "an end rule holds" and [r["args"]["p"] for r in out["scores"]] == [1, 2, 3]
+    assert main(["play", "zoo-parque", "--with", "hardest"]) == 2
+    assert "no switch named 'hardest'" in capsys.readouterr().err
+    example = str(ROOT / "docs" / "examples" / "zoo-parque-map.json")
+    assert main(["score", "zoo-parque", example, "--over-start", "--draw"]) == 0
+    text = capsys.readouterr().out
+    assert "Exhibit at 3,1: 2 spaces of its most common terrain x 2 animals, doubled" in text
+    assert "Exhibit at 4,5: 3 spaces of its most common terrain x 3 animals" in text
+    assert main(["score", "zoo-parque", example, "--over-start", "--json", "--with", "competitive"]) == 0
+    lines = {(ln["rule"], ln["args"]["p"]): ln["points"] for ln in json.loads(capsys.readouterr().out)["lines"] if "x" not in ln["args"]}
+    assert lines == {("zp.score.total", 1): 16, ("zp.score.total", 2): 9}   # player 1's Area is 4 grass spaces
