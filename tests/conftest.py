@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# A whole table's state is big by nature (Zoo Parque's: a domino set, an 81-space map, hands), so
+# A whole table's state is big by nature (Zoo Parque's: a domino set, a 49-space map, hands), so
 # even its smallest draw is large: that health check says nothing about the strategy here.
 SUPPRESS = [HealthCheck.too_slow, HealthCheck.large_base_example]
 settings.register_profile("default", max_examples=25, deadline=None, suppress_health_check=SUPPRESS)

@@ -34,7 +34,7 @@ def test_a_seeded_game_ends_by_the_rules_with_every_move_legal_under_both_back_e
 
 # ---------------------------------------------------------------- Exhibits against a flood fill
 def _terrain(state, c):
-    return c != "4,4" and state["sq"][c]["ground"] in {"grass", "water", "jungle"}
+    return c != "3,3" and state["sq"][c]["ground"] in {"grass", "water", "jungle"}
 
 
 def _fenced(state, r, c, d):
@@ -136,8 +136,8 @@ def test_the_commands_draw_a_set_play_it_with_the_variants_and_score_a_map(tmp_p
     example = str(ROOT / "docs" / "examples" / "zoo-parque-map.json")
     assert main(["score", "zoo-parque", example, "--over-start", "--draw"]) == 0
     text = capsys.readouterr().out
-    assert "Exhibit at 3,1: 2 spaces of its most common terrain x 2 animals, doubled" in text
-    assert "Exhibit at 4,5: 3 spaces of its most common terrain x 3 animals" in text
+    assert "Exhibit at 2,0: 2 spaces of its most common terrain x 2 animals, doubled" in text
+    assert "Exhibit at 3,4: 3 spaces of its most common terrain x 3 animals" in text
     assert main(["score", "zoo-parque", example, "--over-start", "--json", "--with", "competitive"]) == 0
     lines = {(ln["rule"], ln["args"]["p"]): ln["points"] for ln in json.loads(capsys.readouterr().out)["lines"] if "x" not in ln["args"]}
     assert lines == {("zp.score.total", 1): 16, ("zp.score.total", 2): 9}   # player 1's Area is 4 grass spaces
