@@ -189,6 +189,9 @@ def forward(compiled: Compiled, state, args) -> tuple:
     return compiled.python(state, args), compiled.z3_on(state, args)
 
 
+PRESOLVE = ("simplify", "propagate-values", "solve-eqs", "elim-uncnstr", "smt")
+
+
 def backward(compiled: Compiled, timeout_ms: int = 20000) -> list[tuple[str, object, object]]:
     """Ask Z3 for witnesses and replay each in Python. Returns (what, python, z3) per witness;
     'what' says which question found it; z3 None means Z3 proved there is no such state."""
@@ -201,13 +204,18 @@ def backward(compiled: Compiled, timeout_ms: int = 20000) -> list[tuple[str, obj
         questions = [("effect" if t is None else "any", z3.BoolVal(True))]
     questions.append(("undefined", z3.Not(compiled.defined)))
     for what, q in questions:
+        asked = (compiled.sym.constraints + compiled.arg_constraints + compiled.ctx.sides if what == "undefined" else base) + [q]
         s = z3.Solver()
         s.set("timeout", timeout_ms)
-        if what == "undefined":
-            s.add(compiled.sym.constraints + compiled.arg_constraints + compiled.ctx.sides + [q])
-        else:
-            s.add(base + [q])
+        s.add(asked)
         r = s.check()
+        if r == z3.unknown:
+            # a whole table's region labels (Zoo Parque's Areas and Exhibits) defeat Z3's default
+            # strategy; substituting the equalities away first answers them (as solvers/puzzle.py does)
+            s = z3.Then(*PRESOLVE).solver()
+            s.set("timeout", timeout_ms)
+            s.add(asked)
+            r = s.check()
         if r == z3.unknown:
             out.append((what, "unknown", None))
             continue
