@@ -65,6 +65,8 @@ def items(game) -> list[Item]:
             out.append(Item(f"claim {c.id} given", c.params, c.given))
     for a in game.actions.values():
         for i, (rid, e) in enumerate(a.requires):
+            if rid is not None and game.rules[rid].body is e:
+                continue  # a rule required by id: its own item above is the same expression
             out.append(Item(f"action {a.id} require {rid or i}", a.params, e))
         out.append(Item(f"action {a.id} effect", a.params, None, a.id))
     return out
