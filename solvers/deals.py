@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from ..errors import InternalError, StateError
-from .symbolic import py_value, rule_instances
+from .symbolic import broken_invariants
 
 
 def zoo_ography(game, seed: int, advanced: bool = False) -> dict:
@@ -42,10 +42,9 @@ def deal(game, seed: int, **options) -> dict:
     d = sampler(game, seed, **options)
     state = dict(game.start_state() if game.start is not None else {})
     state.update(d)
-    broken = [r.id for r, a in rule_instances(game, "invariant")
-              if r.id.startswith(f"{game.id}.deal.") and py_value(game, r.body, state, a) is not True]
+    broken = broken_invariants(game, state, f"{game.id}.deal.")
     if broken:
-        raise InternalError(f"deal {seed} breaks {', '.join(sorted(set(broken)))}: the sampler and the rules disagree")
+        raise InternalError(f"deal {seed} breaks {', '.join(broken)}: the sampler and the rules disagree")
     return d
 
 

@@ -2,8 +2,8 @@
 is input data (the state variable `dom`), drawn here the way a print generator would.
 
 The vocabulary — grounds, animals, their passports, how many dominoes a set holds — is read from the
-spec, so a designer's data is what gets drawn. The odds below are ours (the rulebook gives none) and
-are named in the set's `says`. A drawn set is judged by the spec's `zp.set.*` rules in the Python
+spec, so a designer's data is what gets drawn. The odds are ours (the rulebook gives none) and are
+named in `Odds` below. A drawn set is judged by the spec's `zp.set.*` rules in the Python
 back end: a generator that drifts from the rules fails loudly.
 """
 from __future__ import annotations
@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass
 
 from ..errors import InternalError
-from .symbolic import py_value, rule_instances
+from .symbolic import broken_invariants
 
 BASE_TERRAINS = ("grass", "water", "jungle")
 SIDES = ("n", "e", "s", "w")
@@ -76,10 +76,9 @@ def domino_set(game, seed: int, odds: Odds = Odds(), terrains=BASE_TERRAINS) -> 
 def _judge(game, seed, dom):
     state = dict(game.start_state())
     state["dom"] = dom
-    broken = [r.id for r, a in rule_instances(game, "invariant")
-              if r.id.startswith(f"{game.id}.set.") and py_value(game, r.body, state, a) is not True]
+    broken = broken_invariants(game, state, f"{game.id}.set.")
     if broken:
-        raise InternalError(f"domino set {seed} breaks {', '.join(sorted(set(broken)))}: the generator and the rules disagree")
+        raise InternalError(f"domino set {seed} breaks {', '.join(broken)}: the generator and the rules disagree")
 
 
 def start_with(game, seed: int, players: int, **options) -> dict:

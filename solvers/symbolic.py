@@ -64,6 +64,13 @@ def rule_instances(game, kind) -> list[tuple]:
             for args in param_values(game, r.params)]
 
 
+def broken_invariants(game, state, prefix: str) -> list[str]:
+    """The ids of the invariants named `prefix...` that fail on a state (Python back end), each
+    once: how a generated deal or domino set is judged by the spec's own rules."""
+    return sorted({r.id for r, a in rule_instances(game, "invariant")
+                   if r.id.startswith(prefix) and py_value(game, r.body, state, a) is not True})
+
+
 def _py_rule_values(game, kind, state):
     """The value of every rule of one kind on a state, for every value of its parameters."""
     for r, args in rule_instances(game, kind):
