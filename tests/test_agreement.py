@@ -11,6 +11,10 @@ from zoospec.agreement import Compiled, backward, forward, items
 from zoospec.strategies import arguments, states
 
 CASES = [(str(p), it.label) for p in ALL_SPECS for it in items(game(str(p)))]
+# Under pytest-xdist (--dist loadgroup), an item's forward and backward checks run on one worker,
+# so its symbolic compilation (seconds for a whole table's rule) is done once, not once per worker.
+PARAMS = [pytest.param(p, lab, id=f"{p.rsplit('/', 1)[-1]}::{lab}", marks=pytest.mark.xdist_group(f"{p}::{lab}"))
+          for p, lab in CASES]
 
 
 @lru_cache(maxsize=None)
@@ -33,7 +37,7 @@ def _examples(c) -> int:
     return full if len(c.sym.leaves) <= BIG_STATE else min(full, 10)
 
 
-@pytest.mark.parametrize("path,label", CASES, ids=[f"{p.rsplit('/', 1)[-1]}::{lab}" for p, lab in CASES])
+@pytest.mark.parametrize("path,label", PARAMS)
 def test_forward(path, label):
     c = compiled(path, label)
 
@@ -58,7 +62,7 @@ NO_WITNESS_IN_TIME = {
 }
 
 
-@pytest.mark.parametrize("path,label", CASES, ids=[f"{p.rsplit('/', 1)[-1]}::{lab}" for p, lab in CASES])
+@pytest.mark.parametrize("path,label", PARAMS)
 def test_backward(path, label):
     if label in NO_WITNESS_IN_TIME.get(path.rsplit("/", 1)[-1], ()):
         pytest.skip("Z3 finds no witness within the budget (NO_WITNESS_IN_TIME says why)")

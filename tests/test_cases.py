@@ -28,7 +28,9 @@ def _cases():
                 case = {**case, "start": doc["start"], "state": merged(doc.get("base_state", {}), case["state"])}
             else:
                 case = {**case, "state": {**doc.get("base_state", {}), **case["state"]}}
-            out.append(pytest.param(doc["spec"], case, id=f"{f.stem}[{i}] {case['description'][:50]}"))
+            kind = next(k for k in ("rule", "action", "define") if k in case)
+            group = pytest.mark.xdist_group(f"{doc['spec']}::{kind} {case[kind]}")  # one compilation per worker
+            out.append(pytest.param(doc["spec"], case, id=f"{f.stem}[{i}] {case['description'][:50]}", marks=group))
     return out
 
 
