@@ -52,11 +52,11 @@ def test_forward(path, label):
     check()
 
 
-# Items whose witnesses Z3 does not find within the budget, even after presolving (measured: the
-# 'holds' question of zp.claim.area takes 16 s alone on an idle core and more under load): Zoo
-# Parque's claimed-Area and whole-map scoring questions label a symbolic 7x7 map per terrain and a
-# 15x15 border grid. They are not asked here — a flaky answer would be worse — and are covered by
-# forward agreement, the known cases and the whole-game replays through both back ends.
+# Items whose witnesses Z3 does not find within the budget (zoospec.agreement.RLIMIT), even after
+# presolving (measured: the 'holds' question of zp.claim.area took 16 s alone on an idle core):
+# Zoo Parque's claimed-Area and whole-map scoring questions label a symbolic 7x7 map per terrain
+# and a 15x15 border grid. They are not asked here — they would only spend the budget — and are
+# covered by forward agreement, the known cases and the whole-game replays through both back ends.
 NO_WITNESS_IN_TIME = {
     "zoo-parque.yaml": {"rule zp.claim.area", "rule zp.play.claimed-area", "rule zp.score.total", "define can_place"},
 }
@@ -70,7 +70,7 @@ def test_backward(path, label):
     results = backward(c)
     assert results, "no question was asked"
     for what, py, zv in results:
-        assert py != "unknown", f"{label}: Z3 gave no answer for '{what}' in time"
+        assert py != "unknown", f"{label}: Z3 gave no answer for '{what}' within its budget"
         if zv is not None:
             assert py == zv, f"{label} ({what}): Python {py!r} but Z3 {zv!r} on Z3's own witness"
 

@@ -194,7 +194,22 @@ def forward(compiled: Compiled, state, args) -> tuple:
 PRESOLVE = ("simplify", "propagate-values", "solve-eqs", "elim-uncnstr", "smt")
 
 
-def backward(compiled: Compiled, timeout_ms: int = 20000) -> list[tuple[str, object, object]]:
+# Z3's budget per attempt, in its deterministic resource units (`rlimit`), not seconds: a verdict
+# must not depend on how busy the machine is (tests run one worker per core). The hardest question
+# answered today takes ~130 M (New York Zoo's elephant moves, 'undefined': ~15 s on an idle core).
+# The wall-clock cap only stops a pathological case and is far above what the budget takes here.
+RLIMIT = 300_000_000
+WALL_CAP_MS = 300_000
+
+
+def _budgeted(s, rlimit: int, asked):
+    s.set("rlimit", rlimit)
+    s.set("timeout", WALL_CAP_MS)
+    s.add(asked)
+    return s
+
+
+def backward(compiled: Compiled, rlimit: int = RLIMIT) -> list[tuple[str, object, object]]:
     """Ask Z3 for witnesses and replay each in Python. Returns (what, python, z3) per witness;
     'what' says which question found it; z3 None means Z3 proved there is no such state."""
     out = []
@@ -207,16 +222,13 @@ def backward(compiled: Compiled, timeout_ms: int = 20000) -> list[tuple[str, obj
     questions.append(("undefined", z3.Not(compiled.defined)))
     for what, q in questions:
         asked = (compiled.sym.constraints + compiled.arg_constraints + compiled.ctx.sides if what == "undefined" else base) + [q]
-        s = z3.Solver()
-        s.set("timeout", timeout_ms)
-        s.add(asked)
+        # presolving first (substituting the equalities away, as solvers/puzzle.py does) answers a
+        # whole table's region labels (Zoo Parque's Areas and Exhibits), which defeat Z3's default
+        # strategy, and measured no slower elsewhere; the default strategy is the fallback
+        s = _budgeted(z3.Then(*PRESOLVE).solver(), rlimit, asked)
         r = s.check()
         if r == z3.unknown:
-            # a whole table's region labels (Zoo Parque's Areas and Exhibits) defeat Z3's default
-            # strategy; substituting the equalities away first answers them (as solvers/puzzle.py does)
-            s = z3.Then(*PRESOLVE).solver()
-            s.set("timeout", timeout_ms)
-            s.add(asked)
+            s = _budgeted(z3.Solver(), rlimit, asked)
             r = s.check()
         if r == z3.unknown:
             out.append((what, "unknown", None))
