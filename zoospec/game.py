@@ -266,7 +266,7 @@ class Game:
 
     def run_effect(self, stmts, state: dict, env: dict) -> dict:
         writes: list = []
-        env = dict(env)
+        env = {**env, MEMO: {}}  # every statement reads the state before: define calls are shared
         for s in stmts:
             self._stmt_fn(s)(state, env, writes)
         out = dict(state)
