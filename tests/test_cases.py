@@ -1,7 +1,7 @@
 """Known-answer cases (spec/cases/<game>/*.yaml, tests/specs/cases/*.yaml): each names a rule,
 define or action, a state, arguments and the expected value ("undefined" where the rules give
 none; for an action, the expected values of the state variables it lists after its effect), and
-is run through both back ends (under the `readings` and `switches` a case names). A file's `base_state` gives the state variables its cases leave out;
+is run through both back ends (under the `readings` and `switches` a case names, else its file's). A file's `base_state` gives the state variables its cases leave out;
 a file with `start: {players: N}` builds on the spec's start state for N players instead, and
 then `base_state` and each case's `state` are merged into it entry by entry (a map given in part
 changes only the entries it names); an action's expected variables are likewise the changes to
@@ -24,6 +24,7 @@ def _cases():
     for f in FILES:
         doc = load_file(f).data
         for i, case in enumerate(doc["cases"]):
+            case = {**{k: doc[k] for k in ("readings", "switches") if k in doc}, **case}  # a file's own, a case's own wins
             if "start" in doc:
                 case = {**case, "start": doc["start"], "state": merged(doc.get("base_state", {}), case["state"])}
             else:
