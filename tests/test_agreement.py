@@ -52,20 +52,8 @@ def test_forward(path, label):
     check()
 
 
-# Items whose witnesses Z3 does not find within the budget (zoospec.agreement.RLIMIT), even after
-# presolving (measured: the 'holds' question of zp.claim.area took 16 s alone on an idle core):
-# Zoo Parque's claimed-Area and whole-map scoring questions label a symbolic 7x7 map per terrain
-# and a 15x15 border grid. They are not asked here — they would only spend the budget — and are
-# covered by forward agreement, the known cases and the whole-game replays through both back ends.
-NO_WITNESS_IN_TIME = {
-    "zoo-parque.yaml": {"rule zp.claim.area", "rule zp.play.claimed-area", "rule zp.score.total", "define can_place"},
-}
-
-
 @pytest.mark.parametrize("path,label", PARAMS)
 def test_backward(path, label):
-    if label in NO_WITNESS_IN_TIME.get(path.rsplit("/", 1)[-1], ()):
-        pytest.skip("Z3 finds no witness within the budget (NO_WITNESS_IN_TIME says why)")
     c = compiled(path, label)
     results = backward(c)
     assert results, "no question was asked"
