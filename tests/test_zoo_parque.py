@@ -1,6 +1,7 @@
 """Zoo Parque end to end: seeded games (with and without the variants and Feeding) and a game with
-a Feed Phase play to their end with every move legal under both back ends; Exhibits found by the spec match a brute-force flood fill on
-generated maps, through both back ends; domino sets drawn from seeds keep the set rules."""
+a Feed Phase play to their end with every move legal under both back ends; Exhibits found by the
+spec match a brute-force flood fill on generated maps, through both back ends; domino sets drawn
+from seeds keep the set rules."""
 import json
 import random
 from functools import lru_cache
@@ -14,9 +15,9 @@ from test_whole_games import assert_legal_under_both_back_ends
 from zoospec.agreement import Compiled, Item, forward
 from zoospec.cli import main
 from zoospec.errors import InternalError
+from zoospec.solvers import dominoes, play
 from zoospec.state import merged
 from zoospec.yamlload import load_file
-from zoospec.solvers import dominoes, play
 
 SPEC = str(ROOT / "spec" / "zoo-parque.yaml")
 SIDES = {0: (-1, 0, "n", "s"), 1: (0, 1, "e", "w"), 2: (1, 0, "s", "n"), 3: (0, -1, "w", "e")}
