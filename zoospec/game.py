@@ -555,6 +555,11 @@ class Loader:
                 self.g.consts[name] = (t, from_json(c["value"], t, self.g.domains, name, constant=True))
             except StateError as e:
                 self.err(p + ("value",), f"constant {e}")
+                continue
+            keys = c.get("assumed") if isinstance(c.get("assumed"), list) else []   # which entries are ours
+            unknown = [str(k) for k in keys if not isinstance(c["value"], dict) or str(k) not in map(str, c["value"])]
+            if unknown:
+                self.err(p + ("assumed",), f"constant {name}: assumed names {', '.join(unknown)}, which is not a key of its value")
 
     def state(self, raw):
         for name, s in raw.items():
