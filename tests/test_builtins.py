@@ -110,7 +110,7 @@ GRID_CELLS = ["0,0", "0,1", "0,2", "0,3", "1,0", "1,1", "1,2", "2,0", "2,1", "2,
 
 
 @given(st.frozensets(st.sampled_from(GRID_CELLS)), st.sampled_from(GRID_CELLS), st.sampled_from(GRID_CELLS))
-def test_region_labels_match_a_flood_fill_in_both_back_ends(occupied, mark, other):
+def test_region_labels_and_reach_match_a_flood_fill_in_both_back_ends(occupied, mark, other):
     g = game(str(ROOT / "tests" / "specs" / "grid.yaml"))
     state = {"occupied": occupied, "mark": mark, "other": other, "used": {"domino": False, "ell": False, "tee": False}}
     cells = {tuple(map(int, a.split(","))) for a in occupied}
@@ -119,6 +119,14 @@ def test_region_labels_match_a_flood_fill_in_both_back_ends(occupied, mark, othe
     assert py == zv == (first[0] == first[1])
     py, zv = forward(_compiled(g, g.rule("grid.region-first")), state, {})
     assert py == zv == first[0][0] * 10 + first[2][1]
+
+    reach = set()
+    for a in (mark, other):
+        if tuple(map(int, a.split(","))) in cells:
+            reach |= {c for c in cells if brute_first_cell(cells, c) == first[(mark, other).index(a)]}
+    alone = {c for c in cells if tuple(map(int, mark.split(","))) in cells and brute_first_cell(cells, c) == first[0]}
+    py, zv = forward(_compiled(g, g.rule("grid.reached")), state, {})
+    assert py == zv == len(reach) * 100 + len(alone)
 
 
 _cache = {}

@@ -7,6 +7,8 @@ distance labels d[x] with
 The closure makes reach contain the root's component and the descending labels keep it inside it,
 so for every S exactly one reach satisfies them: the component itself.
 
+reached(sources, S) is the same reach with every source in S as a root.
+
 region(a, S) labels every cell of S with the first cell (row-major) of its component, all cells
 at once: label[x] is a cell of S no later than x, neighbours in S share a label, and every cell of
 S not its own label has a neighbour with its label and a smaller distance. The labels are constant
@@ -89,6 +91,46 @@ class Component(BuiltinDef):
         root = {k: z3.And(a == k, s.bits.get(k, f)) for k in g.codes()}
         reach = _reach(g, s, root, ctx)
         return ZSet(list(g.codes()), reach)
+
+
+def reached_py(grid, sources: frozenset, cells: frozenset) -> frozenset:
+    out: set = set()
+    for a in sources:
+        if a in cells and a not in out:
+            out |= component_py(grid, a, cells)
+    return frozenset(out)
+
+
+@register
+class Reached(BuiltinDef):
+    """Where anything starting from some cells can get: one reach with many roots, where a
+    `region` comparison per source would label every component of the set."""
+    name = "reached"
+    signature = "reached(sources: set[cell], s: set[cell]) -> set[cell] — the cells of s connected within s to a cell of sources in s"
+
+    def check(self, args, options, domains):
+        if len(args) != 2:
+            raise BuiltinError("reached takes a set of cells (the sources) and a set of cells")
+        g = _cells_arg(args[1], domains, "reached's second argument")
+        if _cells_arg(args[0], domains, "reached's first argument") is not g:
+            raise BuiltinError("reached's two sets must be of one grid")
+        return args[1]
+
+    def py(self, args, options, ctx):
+        return reached_py(ctx.domains[ctx.types[1].elem.domain], args[0], args[1])
+
+    def z3(self, args, options, ctx):
+        g = ctx.domains[ctx.types[1].elem.domain]
+        src, s = args
+        key = ("reached", id(src), id(s))
+        hit = ctx.memo.get(key)
+        if hit is not None and hit[0] is src and hit[1] is s:
+            return hit[2]
+        f = z3.BoolVal(False)
+        root = {k: z3.And(src.bits.get(k, f), s.bits.get(k, f)) for k in g.codes()}
+        out = ZSet(list(g.codes()), _reach(g, s, root, ctx))
+        ctx.memo[key] = (src, s, out)  # src and s kept alive: their ids stay unique
+        return out
 
 
 @register
