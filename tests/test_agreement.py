@@ -1,5 +1,6 @@
 """The two back ends agree on every rule, define, claim, action requirement and effect of every
-spec in spec/ and tests/specs/: forward on Hypothesis states, backward on Z3's witnesses."""
+spec in spec/ and tests/specs/: forward on Hypothesis states, backward on Z3's witnesses — and on
+every body a switch or another choice of reading changes, under that switch or choice."""
 from functools import lru_cache
 
 import pytest
@@ -7,21 +8,35 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import ALL_SPECS, game
-from zoospec.agreement import Compiled, backward, forward, items
+from zoospec.agreement import Compiled, backward, changed_items, forward, items, variants
 from zoospec.strategies import arguments, states
-
-CASES = [(str(p), it.label) for p in ALL_SPECS for it in items(game(str(p)))]
-# Under pytest-xdist (--dist loadgroup), an item's forward and backward checks run on one worker,
-# so its symbolic compilation (seconds for a whole table's rule) is done once, not once per worker.
-PARAMS = [pytest.param(p, lab, id=f"{p.rsplit('/', 1)[-1]}::{lab}", marks=pytest.mark.xdist_group(f"{p}::{lab}"))
-          for p, lab in CASES]
 
 
 @lru_cache(maxsize=None)
-def compiled(path, label):
+def variant(path, tag):
+    """The spec's game, or the game under one departure from its defaults (agreement.variants)."""
     g = game(path)
+    if not tag:
+        return g
+    (readings, switches), = [(r, s) for t, r, s in variants(g) if t == tag]
+    return g.with_readings(readings, switches)
+
+
+@lru_cache(maxsize=None)
+def compiled(path, label, tag=""):
+    g = variant(path, tag)
     (item,) = [i for i in items(g) if i.label == label]
     return Compiled(g, item)
+
+
+CASES = [(str(p), it.label, "") for p in ALL_SPECS for it in items(game(str(p)))]
+CASES += [(str(p), it.label, tag) for p in ALL_SPECS for tag, _, _ in variants(game(str(p)))
+          for it in changed_items(game(str(p)), variant(str(p), tag))]
+# Under pytest-xdist (--dist loadgroup), an item's forward and backward checks run on one worker,
+# so its symbolic compilation (seconds for a whole table's rule) is done once, not once per worker.
+PARAMS = [pytest.param(p, lab, tag, id=f"{p.rsplit('/', 1)[-1]}::{lab}{f' [{tag}]' if tag else ''}",
+                       marks=pytest.mark.xdist_group(f"{p}::{lab}::{tag}"))
+          for p, lab, tag in CASES]
 
 
 BIG_STATE = 500  # leaves; above this, fewer random states per item (see test_forward)
@@ -37,9 +52,9 @@ def _examples(c) -> int:
     return full if len(c.sym.leaves) <= BIG_STATE else min(full, 10)
 
 
-@pytest.mark.parametrize("path,label", PARAMS)
-def test_forward(path, label):
-    c = compiled(path, label)
+@pytest.mark.parametrize("path,label,tag", PARAMS)
+def test_forward(path, label, tag):
+    c = compiled(path, label, tag)
 
     @settings(max_examples=_examples(c))
     @given(st.data())
@@ -52,9 +67,9 @@ def test_forward(path, label):
     check()
 
 
-@pytest.mark.parametrize("path,label", PARAMS)
-def test_backward(path, label):
-    c = compiled(path, label)
+@pytest.mark.parametrize("path,label,tag", PARAMS)
+def test_backward(path, label, tag):
+    c = compiled(path, label, tag)
     results = backward(c)
     assert results, "no question was asked"
     for what, py, zv in results:

@@ -72,6 +72,25 @@ def items(game) -> list[Item]:
     return out
 
 
+def variants(game) -> list[tuple[str, dict, dict]]:
+    """Each single departure from the default game: (tag, readings, switches) for every switch
+    turned on and every reading's other choices."""
+    out = [(f"with {s}", {}, {s: True}) for s, on in game.switches.items() if not on]
+    out += [(f"{r.id}={c}", {r.id: c}, {}) for r in game.readings.values() for c in r.choices if c != game.chosen[r.id]]
+    return out
+
+
+def changed_items(game, other) -> list[Item]:
+    """The items of `other` (the same spec under other readings or switches) whose own expression
+    or effect differs from `game`'s: a switch or a reading is folded into the bodies that name it,
+    so these are the bodies the default game's items never test."""
+    mine = {i.label: i for i in items(game)}
+
+    def text(g, i):
+        return repr(g.actions[i.action].effect) if i.action else repr(i.expr)
+    return [i for i in items(other) if i.label not in mine or text(other, i) != text(game, mine[i.label])]
+
+
 def _finite(t, game):
     if isinstance(t, IntT):
         return t.bounded
