@@ -56,11 +56,22 @@ def _half(rng, odds, terrains, likers, inner, *, empty=False) -> dict:
     return h
 
 
-def domino_set(game, seed: int, odds: Odds = Odds(), terrains=BASE_TERRAINS) -> dict:
-    """{domino: {1: half, 2: half}} for every domino of the spec's `domino` domain."""
+def boxes(game) -> set[str]:
+    """The boxes in play: the base game and every expansion whose switch is on."""
+    return {"base"} | {s for s, on in game.switches.items() if on and s in game.domains["box"].atoms}
+
+
+def domino_set(game, seed: int, odds: Odds = Odds(), terrains=None) -> dict:
+    """{domino: {1: half, 2: half}} for every domino of the spec's `domino` domain, showing only
+    the terrains and animals of the boxes in play (the base terrains first, so a base set drawn
+    from a seed stays the same whatever the spec adds)."""
     rng = random.Random(seed)
     passport = game.consts["passport"][1]
-    animals = [a for a in game.domains["animal"].atoms if a != "no_animal"]
+    inbox = boxes(game)
+    if terrains is None:
+        more = [g for g, b in game.consts["ground_box"][1].items() if b in inbox and b != "base"]
+        terrains = BASE_TERRAINS + tuple(sorted(more))
+    animals = [a for a in game.domains["animal"].atoms if a != "no_animal" and game.consts["animal_box"][1][a] in inbox]
     likers = {g: [a for a in animals if g in passport[a]["likes"]] for g in terrains}
     dominoes = list(game.domains["domino"].atoms)
     tops = set(rng.sample(dominoes, round(len(dominoes) * odds.top_share)))

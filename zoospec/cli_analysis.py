@@ -310,6 +310,18 @@ def _replay_plan(g, data, args) -> int:
 
 # ------------------------------------------------------------------ play
 
+def _expansion_set(g, start, args):
+    """Zoo Parque with an expansion on and no --state: the spec's example set holds none of the
+    expansion's dominoes, so a set is drawn from --seed with them (as `zoospec dominoes --with`)."""
+    from .solvers import dominoes
+
+    if g.id != "zp" or dominoes.boxes(g) == {"base"}:
+        return None
+    if not args.json:
+        print(f"(a domino set drawn from seed {args.seed} with {', '.join(sorted(dominoes.boxes(g) - {'base'}))}: the example set has none of their dominoes)")
+    return dominoes.start_with(g, args.seed, start["players"])
+
+
 @guarded
 def cmd_play(args) -> int:
     from .solvers import play as playing
@@ -318,6 +330,9 @@ def cmd_play(args) -> int:
     if args.state and args.players is not None:
         raise StateError("give either --state or --players (the spec's start state for that many players), not both")
     start = read_state(g, args.state, args.over_start) if args.state else g.start_state(args.players)
+    drawn = _expansion_set(g, start, args) if not args.state else None
+    if drawn is not None:
+        start = drawn
     if args.interactive and args.json:
         raise StateError("--interactive asks on the terminal; it cannot be combined with --json")
 

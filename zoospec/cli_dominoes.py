@@ -15,6 +15,8 @@ def add_parser(sub):
     p.add_argument("game", nargs="?", default="zoo-parque", help="the game (default zoo-parque)")
     p.add_argument("--seed", type=int, default=1, help="the set's seed (default 1)")
     p.add_argument("--players", type=int, default=2, help="players seated in the start state (default 2)")
+    p.add_argument("--with", dest="switches", action="append", metavar="SWITCH,...",
+                   help="draw with these expansions' terrains and animals too (e.g. strong_species)")
     p.add_argument("--out", metavar="FILE", help="write the start state as JSON (for play --state, score, replay)")
     p.add_argument("--json", action="store_true", help="print the start state as JSON")
     p.set_defaults(fn=cmd_dominoes)
@@ -35,7 +37,7 @@ def summary(dom: dict) -> dict:
 def cmd_dominoes(args) -> int:
     from .solvers import dominoes
 
-    g = load_game(args.game)
+    g = load_game(args.game, switches=args.switches)
     if g.id != "zp":
         raise StateError(f"{args.game}: domino sets are drawn for Zoo Parque only")
     state = dominoes.start_with(g, args.seed, args.players)
