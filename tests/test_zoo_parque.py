@@ -1,4 +1,4 @@
-"""Zoo Parque end to end: seeded games (with and without the variants and Feeding) and a game with
+"""Zoo Parque end to end: seeded games (with and without the variants, Feeding and Strong Species) and a game with
 a Feed Phase play to their end with every move legal under both back ends; Exhibits found by the
 spec match a brute-force flood fill on generated maps, through both back ends; domino sets drawn
 from seeds keep the set rules."""
@@ -23,7 +23,7 @@ SPEC = str(ROOT / "spec" / "zoo-parque.yaml")
 SIDES = {0: (-1, 0, "n", "s"), 1: (0, 1, "e", "w"), 2: (1, 0, "s", "n"), 3: (0, -1, "w", "e")}
 
 
-@pytest.mark.parametrize("players,switches", [(2, {}), (3, {"harder": True, "competitive": True, "feeding": True})])
+@pytest.mark.parametrize("players,switches", [(2, {}), (3, {"harder": True, "competitive": True, "feeding": True, "strong_species": True})])
 def test_a_seeded_game_ends_by_the_rules_with_every_move_legal_under_both_back_ends(players, switches):
     g = game(SPEC).with_readings({}, switches) if switches else game(SPEC)
     result = play.play(g, dominoes.start_with(g, players, players), seed=players, max_steps=2000)
@@ -32,6 +32,8 @@ def test_a_seeded_game_ends_by_the_rules_with_every_move_legal_under_both_back_e
     assert final["over"] or (not final["market"] and not final["deck"])
     placed = [s for s in result.trace.steps if s.action == "zp.place"]
     assert placed and all(s.args["d"] in final["used"] for s in placed)
+    boxes = {g.consts["animal_box"][1][h["animal"]] for d in final["dom"].values() for h in d.values()}
+    assert boxes == {"base", "strong_species"} if switches.get("strong_species") else boxes == {"base"}
     if switches.get("harder"):  # the variant's two dominoes a turn show up as placements in a row
         turn = [s.action for s in result.trace.steps if s.action not in ("zp.feed", "zp.end-feed")]   # Feeding's look between them
         assert any(a == b == "zp.place" for a, b in zip(turn, turn[1:]))
@@ -69,38 +71,64 @@ def test_a_game_with_feeding_feeds_an_exhibit_and_every_move_is_legal_under_both
 
 
 # ---------------------------------------------------------------- Exhibits against a flood fill
+TERRAINS = {"grass", "water", "jungle", "tundra"}
+STRONG = {"lion", "polar_bear"}   # two strong animals of the passports, and two that are not below
+
+
 def _terrain(state, c):
-    return c != "3,3" and state["sq"][c]["ground"] in {"grass", "water", "jungle"}
+    return c in state["sq"] and c != "3,3" and state["sq"][c]["ground"] in TERRAINS
 
 
-def _fenced(state, r, c, d):
+def _border(state, c, d):
+    """The fences printed on both sides of c's border toward d (the default `either` reading)."""
+    r, col = map(int, c.split(","))
     dr, dc, mine, theirs = SIDES[d]
-    if state["sq"][f"{r},{c}"][mine] != "no_fence":
-        return True
-    n = f"{r + dr},{c + dc}"
-    return n in state["sq"] and state["sq"][n][theirs] != "no_fence"
+    n = f"{r + dr},{col + dc}"
+    return n, {state["sq"][c][mine]} | ({state["sq"][n][theirs]} if n in state["sq"] else set())
 
 
-def flood_exhibits(state) -> list[set]:
-    """The enclosed groups, found the slow obvious way: flood through every unfenced border
-    between terrain spaces; a group is an Exhibit when no unfenced border leaves it."""
+def _flood(state, start, through) -> set:
+    group, todo = {start}, [start]
+    while todo:
+        c = todo.pop()
+        for d in SIDES:
+            n, fences = _border(state, c, d)
+            if _terrain(state, n) and n not in group and through(c, n, fences):
+                group.add(n)
+                todo.append(n)
+    return group
+
+
+def _strong_near(state, reading) -> set:
+    """Spaces whose weak fences do nothing: a strong animal's reach through everything but strong
+    fences (`reach`), or every space of an Area (one terrain, fences ignored) holding one (`area`)."""
+    out = set()
+    for c, sq in state["sq"].items():
+        if _terrain(state, c) and sq["animal"] in STRONG:
+            if reading == "reach":
+                out |= _flood(state, c, lambda a, b, fences: "strong" not in fences)
+            else:
+                out |= _flood(state, c, lambda a, b, fences: state["sq"][a]["ground"] == state["sq"][b]["ground"])
+    return out
+
+
+def flood_exhibits(state, reading=None) -> list[set]:
+    """The enclosed groups, found the slow obvious way: flood through every border between terrain
+    spaces that holds nothing in; a group is an Exhibit when no such border leaves it. With Strong
+    Species (`reading` names the `strong_reach` choice), a weak fence next to a space of
+    `_strong_near` holds nothing."""
+    loose = _strong_near(state, reading) if reading else set()
+
+    def open_(c, n, fences):
+        return fences <= {"no_fence"} or ("strong" not in fences and (c in loose or n in loose))
     seen, out = set(), []
     for start in sorted(state["sq"], key=lambda c: tuple(map(int, c.split(",")))):
         if start in seen or not _terrain(state, start):
             continue
-        group, todo, leaks = {start}, [start], False
-        while todo:
-            r, c = map(int, todo.pop().split(","))
-            for d, (dr, dc, _, _) in SIDES.items():
-                if _fenced(state, r, c, d):
-                    continue
-                n = f"{r + dr},{c + dc}"
-                if n not in state["sq"] or not _terrain(state, n):
-                    leaks = True
-                elif n not in group:
-                    group.add(n)
-                    todo.append(n)
+        group = _flood(state, start, open_)
         seen |= group
+        leaks = any(open_(c, n, fences) and not _terrain(state, n)
+                    for c in group for d in SIDES for n, fences in [_border(state, c, d)])
         if not leaks:
             out.append(group)
     return out
@@ -108,33 +136,39 @@ def flood_exhibits(state) -> list[set]:
 
 @st.composite
 def maps(draw):
-    """A start state with a random map: grounds (some spaces free) and fences on every edge."""
+    """A start state with a random map: grounds (some spaces free), animals (strong or not) and
+    fences on every edge."""
     g = game(SPEC)
     state = g.state_to_json(g.start_state(2))
     fence = st.sampled_from(["no_fence", "no_fence", "weak", "strong"])
+    beast = st.sampled_from(["no_animal", "no_animal", "no_animal", "lion", "giraffe", "polar_bear", "penguin"])
     for c in state["sq"]:
-        ground = draw(st.sampled_from(["empty", "path", "grass", "grass", "water", "jungle"]), label=c)
+        ground = draw(st.sampled_from(["empty", "path", "grass", "grass", "water", "jungle", "tundra"]), label=c)
         state["sq"][c].update(ground=ground, tile=0 if ground == "empty" else 1,
+                              animal=draw(beast) if ground in TERRAINS else "no_animal",
                               **{s: draw(fence) for s in "nesw"})
     return g.state_from_json(state)
 
 
 @lru_cache(maxsize=None)
-def _define(name):
+def _define(name, reading=None):
     g = game(SPEC)
-    return Compiled(g, Item(name, g.define_sigs[name].params, g.defines[name][1]))
+    if reading:
+        g = g.with_readings({"strong_reach": reading}, {"strong_species": True})
+    return g, Compiled(g, Item(name, g.define_sigs[name].params, g.defines[name][1]))
 
 
+@pytest.mark.parametrize("reading", [None, "reach", "area"], ids=["base", "strong-reach", "strong-area"])
 @settings(max_examples=15)
-@given(maps())
-def test_exhibits_match_a_brute_force_flood_fill_in_both_back_ends(state):
-    g = game(SPEC)
+@given(state=maps())
+def test_exhibits_match_a_brute_force_flood_fill_in_both_back_ends(reading, state):
+    g, _ = _define("in_exhibit", reading)
     js = g.state_to_json(state)
-    found = flood_exhibits(js)
+    found = flood_exhibits(js, reading)
     heads = {min(grp, key=lambda c: tuple(map(int, c.split(",")))) for grp in found}
     inside = set().union(*found) if found else set()
     for name, want in (("exhibit_heads", heads), ("enclosed", inside)):
-        py, zv = forward(_define(name), state, {})
+        py, zv = forward(_define(name, reading)[1], state, {})
         assert set(py) == want, name
         assert py == zv, f"{name}: Python {py} but Z3 {zv}"
     for grp in found:  # and each group exactly, in Python
@@ -162,7 +196,14 @@ def test_a_domino_set_is_drawn_from_its_seed_and_keeps_the_set_rules():
 def test_the_commands_draw_a_set_play_it_with_the_variants_and_score_a_map(tmp_path, capsys):
     start = tmp_path / "start.json"
     assert main(["dominoes", "--seed", "3", "--players", "3", "--out", str(start)]) == 0
-    assert "36 dominoes, 9 TOP and 27 BOTTOM" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "36 dominoes, 9 TOP and 27 BOTTOM" in out and "tundra" not in out
+    assert main(["dominoes", "--seed", "3", "--with", "strong_species"]) == 0
+    out = capsys.readouterr().out   # the expansion's terrain and (assumed) animals come with it
+    assert "tundra" in out and "polar_bear" in out
+    assert main(["play", "zoo-parque", "--seed", "3", "--with", "strong_species", "--quiet", "--json"]) == 0
+    dom = json.loads(capsys.readouterr().out)["final"]["dom"]   # no --state: a set is drawn with the expansion's dominoes
+    assert any(h["ground"] == "tundra" for d in dom.values() for h in d.values())
     assert json.loads(start.read_text())["players"] == 3
     assert main(["play", "zoo-parque", "--state", str(start), "--seed", "2", "--with", "harder", "--quiet", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
