@@ -87,10 +87,14 @@ class Component(BuiltinDef):
     def z3(self, args, options, ctx):
         g = ctx.domains[ctx.types[1].elem.domain]
         a, s = args
-        f = z3.BoolVal(False)
-        root = {k: z3.And(a == k, s.bits.get(k, f)) for k in g.codes()}
-        reach = _reach(g, s, root, ctx)
-        return ZSet(list(g.codes()), reach)
+        return _reached_from(g, s, lambda k, member: z3.And(a == k, member), ctx)
+
+
+def _reached_from(grid, s: ZSet, is_root, ctx) -> ZSet:
+    """The cells of s reached from the roots: is_root(code, member term) for each cell."""
+    f = z3.BoolVal(False)
+    root = {k: is_root(k, s.bits.get(k, f)) for k in grid.codes()}
+    return ZSet(list(grid.codes()), _reach(grid, s, root, ctx))
 
 
 def reached_py(grid, sources: frozenset, cells: frozenset) -> frozenset:
@@ -127,8 +131,7 @@ class Reached(BuiltinDef):
         if hit is not None and hit[0] is src and hit[1] is s:
             return hit[2]
         f = z3.BoolVal(False)
-        root = {k: z3.And(src.bits.get(k, f), s.bits.get(k, f)) for k in g.codes()}
-        out = ZSet(list(g.codes()), _reach(g, s, root, ctx))
+        out = _reached_from(g, s, lambda k, member: z3.And(src.bits.get(k, f), member), ctx)
         ctx.memo[key] = (src, s, out)  # src and s kept alive: their ids stay unique
         return out
 
