@@ -29,9 +29,9 @@ def game(path: str):
 
 # Longest first: pytest-xdist hands tests out in collection order, so a long test collected last
 # keeps one worker busy while the other idles (measured: the 3-player Zoo Parque replay, ~650 s
-# under load, ran last). Whole-game replays and transition relations go out first; the rest keep
-# their order.
-HEAVY = (("seeded_game", "game_with_feeding"), ("test_transition_relation",))
+# under load, ran last). Whole-game replays, the Exhibit flood fills (~390 s together with Strong
+# Species) and transition relations go out first; the rest keep their order.
+HEAVY = (("seeded_game", "game_with_feeding"), ("flood_fill",), ("test_transition_relation",))
 
 
 def pytest_collection_modifyitems(items):
