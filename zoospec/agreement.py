@@ -53,7 +53,7 @@ class Item:
 def items(game) -> list[Item]:
     out = []
     for r in game.rules.values():
-        if r.body is not None:
+        if r.body is not None and not _passes_through(game, r.params, r.body):
             out.append(Item(f"rule {r.id}", r.params, r.body))
     for name, (pnames, body) in game.defines.items():
         sig = game.define_sigs[name]
@@ -70,6 +70,16 @@ def items(game) -> list[Item]:
             out.append(Item(f"action {a.id} require {rid or i}", a.params, e))
         out.append(Item(f"action {a.id} effect", a.params, None, a.id))
     return out
+
+
+def _passes_through(game, params, expr) -> bool:
+    """A body that only calls a define with the item's own parameters, in order (`exhibit(x)`
+    under `zp.def.exhibit`): the define's own item is the same expression over at least the same
+    arguments, so comparing it again would only compile the same Z3 terms twice."""
+    return (isinstance(expr, ir.Call) and expr.name in game.defines
+            and len(expr.args) == len(params)
+            and all(isinstance(a, ir.Local) and a.name == n for a, (n, _) in zip(expr.args, params))
+            and all(_finite(t, game) for _, t in game.define_sigs[expr.name].params))
 
 
 def variants(game) -> list[tuple[str, dict, dict]]:
