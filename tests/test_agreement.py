@@ -89,10 +89,11 @@ def test_transition_relation_matches_legal_and_apply(path, action):
 
     from zoospec.backends.z3 import ZCtx
 
-    # an action some reading switches off (e.g. buying a stall when only animals may be bought)
-    # is checked under the first single change of reading that lets it be taken
+    # an action some reading switches off (e.g. buying a stall when only animals may be bought),
+    # or that only an expansion's switch allows (an expansion's own action), is checked under the
+    # first single change of reading or switch that lets it be taken
     base = game(path)
-    others = [base.with_readings(readings) for _, readings, _ in variants(base) if readings]
+    others = [base.with_readings(readings, switches) for _, readings, switches in variants(base)]
     for g in [base] + others:
         a = g.action(action)
         pre, post = g.sym_state("pre."), g.sym_state("post.")
@@ -104,7 +105,7 @@ def test_transition_relation_matches_legal_and_apply(path, action):
         if s.check() == z3.sat:
             break
     else:
-        raise AssertionError(f"{action} can never be taken, under any reading")
+        raise AssertionError(f"{action} can never be taken, under any reading or switch")
     m = s.model()
     p, q, xs = pre.decode(m), post.decode(m), arg_sym.decode(m)
     assert g.legal(p, action, xs)
