@@ -73,13 +73,14 @@ def items(game) -> list[Item]:
 
 
 def _passes_through(game, params, expr) -> bool:
-    """A body that only calls a define with the item's own parameters, in order (`exhibit(x)`
-    under `zp.def.exhibit`): the define's own item is the same expression over at least the same
-    arguments, so comparing it again would only compile the same Z3 terms twice."""
-    return (isinstance(expr, ir.Call) and expr.name in game.defines
-            and len(expr.args) == len(params)
-            and all(isinstance(a, ir.Local) and a.name == n for a, (n, _) in zip(expr.args, params))
-            and all(_finite(t, game) for _, t in game.define_sigs[expr.name].params))
+    """A body that only calls a define with the item's own parameters, in order and of the same
+    types (`exhibit(x)` under `zp.def.exhibit`): the define's own item is the same expression over
+    the same arguments, so comparing it again would only compile the same Z3 terms twice."""
+    if not (isinstance(expr, ir.Call) and expr.name in game.defines and len(expr.args) == len(params)):
+        return False
+    sig = game.define_sigs[expr.name].params
+    return (all(isinstance(a, ir.Local) and a.name == n for a, (n, _) in zip(expr.args, params))
+            and all(t == dt and _finite(t, game) for (_, t), (_, dt) in zip(params, sig)))
 
 
 def variants(game) -> list[tuple[str, dict, dict]]:
