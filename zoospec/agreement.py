@@ -14,6 +14,7 @@ import z3
 import z3.z3 as _z3mod  # the low-level substitute (see substituter)
 
 from . import ir
+from .backends import zterms as zt
 from .backends.z3 import ZCtx
 from .backends.zvalues import Choice, ZMap, ZRec, ZSet, is_term
 from .errors import InternalError, Undefined
@@ -24,20 +25,46 @@ _UNDEF = "undefined"
 
 def substituter(binding):
     """A function t -> t with every (variable, value) pair of `binding` substituted. The same as
-    z3.substitute(t, *binding), but the pairs are converted and checked once, not per term: with
-    a thousand state leaves that check dominated replaying a game through Z3."""
+    z3.substitute(t, *binding), but the pairs are converted once, not per term, and checked for
+    matching kinds without z3py's sort objects (Z3 itself rejects a pair of unequal sorts)."""
     if not binding:
         return lambda t: t
     n = len(binding)
     src, dst = (_z3mod.Ast * n)(), (_z3mod.Ast * n)()
     for i, (var, val) in enumerate(binding):
-        if not var.sort().eq(val.sort()):
-            raise InternalError(f"binding of {var} has sort {val.sort()}, not {var.sort()}")
-        src[i], dst[i] = var.as_ast(), val.as_ast()
+        if isinstance(var, z3.BoolRef) != isinstance(val, z3.BoolRef):
+            raise InternalError(f"binding of {var} has the wrong kind of value: {val}")
+        src[i], dst[i] = var.ast, val.ast
 
     def sub(t):
         return _z3mod._to_expr_ref(_z3mod.Z3_substitute(t.ctx.ref(), t.as_ast(), n, src, dst), t.ctx)
     return sub
+
+
+def terms_of(v, out: list) -> list:
+    """Every Z3 term a back-end value holds, in the order `decode` may read them (a Choice's
+    conditions too)."""
+    if is_term(v):
+        out.append(v)
+    elif isinstance(v, ZSet):
+        out.extend(v.bits.values())
+    elif isinstance(v, ZMap):
+        for x in v.entries.values():
+            terms_of(x, out)
+    elif isinstance(v, ZRec):
+        for x in v.fields.values():
+            terms_of(x, out)
+    elif isinstance(v, Choice):
+        for c, x in v.options:
+            out.append(c)
+            terms_of(x, out)
+    elif isinstance(v, dict):  # an effect's post-state: one value per state variable
+        for x in v.values():
+            terms_of(x, out)
+    elif isinstance(v, (frozenset, set, tuple, list)):
+        for x in v:
+            terms_of(x, out)
+    return out
 
 
 @dataclass
@@ -131,6 +158,39 @@ class Compiled:
             self.value = game.z3_effect(self.sym, item.action, self.args, self.ctx)
             self.type = None
         self.defined = self.ctx.defined()
+        self._packed = None  # built by _reader on first use
+
+    def _reader(self, sub):
+        """ev: term -> its constant on the state `sub` fixes. Every term of the value is one
+        argument of a single packed application, substituted and simplified in one call: the
+        terms share most of their structure, which per-term calls would walk again each time."""
+        if self._packed is None:
+            uniq, index = [], {}
+            for t in terms_of(self.value, [self.defined]):
+                if id(t) not in index:
+                    index[id(t)] = len(uniq)
+                    uniq.append(t)
+            pack = z3.Function(f"pack.{self.item.label}", *[t.sort() for t in uniq], z3.BoolSort())
+            self._packed = (pack(*uniq), index, uniq)  # uniq kept alive: the ids stay unique
+        app, index, _ = self._packed
+        got = z3.simplify(sub(app))
+        ref, got_ast = got.ctx_ref(), got.as_ast()
+        seen: dict[int, object] = {}
+
+        def ev(t):
+            i = index.get(id(t))
+            if i is None:  # not a term of the value (decode reads only those): on its own
+                v = z3.simplify(sub(t))
+                if not (zt.is_int_value(v) or z3.is_true(v) or z3.is_false(v)):
+                    raise InternalError(f"{self.item.label}: Z3 term does not reduce to a constant on a concrete state: {v}")
+                return v
+            v = seen.get(i)
+            if v is None:
+                v = seen[i] = zt.constant(_z3mod.Z3_get_app_arg(ref, got_ast, i))
+                if v is None:
+                    raise InternalError(f"{self.item.label}: Z3 term does not reduce to a constant on a concrete state: {got.arg(i)}")
+            return v
+        return ev
 
     def binding(self, state, args):
         return self.sym.bind(state) + self.arg_sym.bind(args)
@@ -148,17 +208,7 @@ class Compiled:
         """The Z3 side's value on a concrete state and arguments, as a Python value."""
         binding = self.binding(state, args)
         if not self.ctx.sides:
-            direct = {var.get_id(): val for var, val in binding}
-            sub = substituter(binding)
-
-            def ev(t):
-                hit = direct.get(t.get_id())
-                if hit is not None:  # a leaf the effect left alone: its bound value, no substitution
-                    return hit
-                v = z3.simplify(sub(t))
-                if not (z3.is_true(v) or z3.is_false(v) or z3.is_int_value(v)):
-                    raise InternalError(f"{self.item.label}: Z3 term does not reduce to a constant on a concrete state: {v}")
-                return v
+            ev = self._reader(substituter(binding))
         else:
             s = z3.Solver()
             s.add(self.ctx.sides)
@@ -166,32 +216,34 @@ class Compiled:
             if s.check() != z3.sat:
                 raise InternalError(f"{self.item.label}: side constraints have no solution on a concrete state")
             m = s.model()
+            read = []
 
             def ev(t):
                 v = m.eval(t, model_completion=True)
-                s.push()
-                s.add(t != v)
-                unique = s.check() == z3.unsat
-                s.pop()
-                if not unique:
-                    raise InternalError(f"{self.item.label}: auxiliary variables leave the value open on a concrete state")
+                read.append(t != v)
                 return v
-        if not z3.is_true(ev(self.defined)):
-            return _UNDEF
-        if self.type is None:
-            return {n: decode(self.value[n], t, ev, self.game.domains) for n, t in self.game.state_types.items()}
-        return decode(self.value, self.type, ev, self.game.domains)
+        if not zt.is_true(ev(self.defined)):
+            out = _UNDEF
+        elif self.type is None:
+            out = {n: decode(self.value[n], t, ev, self.game.domains) for n, t in self.game.state_types.items()}
+        else:
+            out = decode(self.value, self.type, ev, self.game.domains)
+        if self.ctx.sides:  # every term read has that value in every solution: one question for all
+            s.add(z3.Or(read))
+            if s.check() != z3.unsat:
+                raise InternalError(f"{self.item.label}: auxiliary variables leave the value open on a concrete state")
+        return out
 
 
 def decode(v, t: Type, ev, domains):
     """A Z3 back-end value as a Python value, reading terms through ev (term → Z3 constant)."""
     if isinstance(v, Choice):
         for cond, x in v.options:
-            if z3.is_true(ev(cond)):
+            if zt.is_true(ev(cond)):
                 return decode(x, t, ev, domains)
         raise InternalError("no alternative of a choice holds")
     if isinstance(t, BoolT):
-        return z3.is_true(ev(v))
+        return zt.is_true(ev(v))
     if isinstance(t, IntT):
         return ev(v).as_long()
     if isinstance(t, AtomT):
@@ -200,7 +252,7 @@ def decode(v, t: Type, ev, domains):
         if isinstance(v, ZSet):
             d = domains.of_type(t.elem)
             conv = (lambda k: bool(k)) if isinstance(t.elem, BoolT) else (d.atom if d is not None else (lambda k: k))
-            return frozenset(conv(k) for k, b in v.bits.items() if z3.is_true(ev(b)))
+            return frozenset(conv(k) for k, b in v.bits.items() if zt.is_true(ev(b)))
         return frozenset(decode_elem(x, t.elem, ev, domains) for x in v)
     if isinstance(t, MapT):
         d = domains[t.key]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import z3
 
+from .backends import zterms as zt
 from .backends.zvalues import FALSE, TRUE, ZMap, ZRec, ZSet
 from .errors import StateError
 from .order import ordered
@@ -261,15 +262,15 @@ class SymState:
 
     def _bind(self, v, t, value, pairs):
         if isinstance(t, BoolT):
-            pairs.append((v, z3.BoolVal(value)))
+            pairs.append((v, TRUE if value else FALSE))
         elif isinstance(t, IntT):
-            pairs.append((v, z3.IntVal(value)))
+            pairs.append((v, zt.num(value)))
         elif isinstance(t, AtomT):
-            pairs.append((v, z3.IntVal(self.domains[t.domain].code(value))))
+            pairs.append((v, zt.num(self.domains[t.domain].code(value))))
         elif isinstance(t, SetT):
             d = self.domains.of_type(t.elem)
             for k, b in v.bits.items():
-                pairs.append((b, z3.BoolVal(d.atom(k) in value)))
+                pairs.append((b, TRUE if d.atom(k) in value else FALSE))
         elif isinstance(t, MapT):
             d = self.domains[t.key]
             for k in d.codes():

@@ -19,6 +19,7 @@ from ..errors import Loc
 from ..order import ordered
 from ..types import AtomT, BoolT, IntT, MapT, RecordT, SetT, ShapeT, Type, scalar
 from . import MissingHandler
+from . import zterms as zt
 from .zvalues import FALSE, TRUE, Choice, ZMap, ZRec, ZSet, is_term, ite, lift, select
 
 
@@ -52,7 +53,7 @@ class ZCtx:
     @contextlib.contextmanager
     def under(self, cond):
         old = self.guard
-        self.guard = cond if old is TRUE else (old if cond is TRUE else z3.And(old, cond))
+        self.guard = cond if old is TRUE else (old if cond is TRUE else zt.And(old, cond))
         try:
             yield
         finally:
@@ -66,7 +67,7 @@ class ZCtx:
             return
         if self.guard is TRUE:
             self._unconditional[key] = cond  # (kept alive so its id stays unique)
-        self.obligations.append(Obligation(cond if self.guard is TRUE else z3.Implies(self.guard, cond), reason, loc))
+        self.obligations.append(Obligation(cond if self.guard is TRUE else zt.Implies(self.guard, cond), reason, loc))
 
     def side(self, cond):
         self.sides.append(cond)
@@ -76,7 +77,7 @@ class ZCtx:
         return f"{self.prefix}.{what}{self._n}"
 
     def defined(self) -> z3.BoolRef:
-        return z3.And([o.cond for o in self.obligations]) if self.obligations else TRUE
+        return zt.And([o.cond for o in self.obligations]) if self.obligations else TRUE
 
 
 class ZCallCtx:
@@ -120,9 +121,9 @@ def zconst(value, t: Type, domains):
     if isinstance(t, BoolT):
         return TRUE if value else FALSE
     if isinstance(t, IntT):
-        return z3.IntVal(value)
+        return zt.num(value)
     if isinstance(t, AtomT):
-        return z3.IntVal(domains[t.domain].code(value))
+        return zt.num(domains[t.domain].code(value))
     if isinstance(t, SetT):
         if not scalar(t.elem):
             return value
@@ -151,7 +152,7 @@ def zero(t: Type, domains):
     if isinstance(t, BoolT):
         return FALSE
     if isinstance(t, (IntT, AtomT)):
-        return z3.IntVal(0)
+        return zt.num(0)
     if isinstance(t, SetT):
         return zconst(frozenset(), t, domains)
     if isinstance(t, MapT):
@@ -165,19 +166,19 @@ def zero(t: Type, domains):
 def in_range(v, t: Type, domains) -> z3.BoolRef:
     """The Z3 condition that a value fits its declared type's bounds."""
     if isinstance(t, IntT) and t.bounded:
-        return z3.And(v >= t.lo, v <= t.hi)
+        return zt.And(v >= t.lo, v <= t.hi)
     if isinstance(t, AtomT):
-        return z3.And(v >= 0, v < len(domains[t.domain]))
+        return zt.And(v >= 0, v < len(domains[t.domain]))
     if isinstance(t, MapT):
-        return z3.And([in_range(x, t.value, domains) for x in v.entries.values()] or [TRUE])
+        return zt.And([in_range(x, t.value, domains) for x in v.entries.values()] or [TRUE])
     if isinstance(t, RecordT):
-        return z3.And([in_range(v.fields[n], ft, domains) for n, ft in t.fields] or [TRUE])
+        return zt.And([in_range(v.fields[n], ft, domains) for n, ft in t.fields] or [TRUE])
     if isinstance(t, SetT) and isinstance(v, ZSet):
         allowed = scalar_codes(t.elem, domains)
         if allowed is None:
             return TRUE
         allowed = set(allowed)
-        return z3.And([z3.Not(b) for k, b in v.bits.items() if k not in allowed] or [TRUE])
+        return zt.And([zt.Not(b) for k, b in v.bits.items() if k not in allowed] or [TRUE])
     return TRUE
 
 
@@ -187,10 +188,10 @@ def _bool(x: bool):
 
 def zequal(a, b):
     if is_term(a) and is_term(b):
-        return a == b
+        return zt.Eq(a, b)
     if isinstance(a, ZSet) and isinstance(b, ZSet):
         codes = set(a.codes) | set(b.codes)
-        return z3.And([a.bits.get(k, FALSE) == b.bits.get(k, FALSE) for k in sorted(codes)] or [TRUE])
+        return zt.And([zt.Eq(a.bits.get(k, FALSE), b.bits.get(k, FALSE)) for k in sorted(codes)] or [TRUE])
     return lift(lambda x, y: z3.BoolVal(x == y), a, b)
 
 
@@ -232,19 +233,19 @@ class ZCompiler:
     def z_Index(self, e, env, ctx, st):
         m = self.c(e.base, env, ctx, st)
         k = self.c(e.key, env, ctx, st)
-        if z3.is_int_value(k):
+        if zt.is_int_value(k):
             code = k.as_long()
             if code in m.entries:
                 return m.entries[code]
             ctx.oblige(FALSE, f"key {code} is outside domain {e.base.type.key}", e.loc)
             return zero(e.type, self.domains)
         if isinstance(e.key.type, IntT):
-            ctx.oblige(z3.Or([k == c for c in m.codes]), f"key is outside domain {e.base.type.key}", e.loc)
+            ctx.oblige(zt.Or([zt.Eq(k, zt.num(c)) for c in m.codes]), f"key is outside domain {e.base.type.key}", e.loc)
         else:  # an atom key is always in range: the same (map, key) pair may share one term
             hit = ctx.memo.get(("index", id(m), k.get_id()))
             if hit is not None and hit[0] is m:  # holding m keeps its id from being reused
                 return hit[1]
-        pairs = [(k == c, m.entries[c]) for c in m.codes]
+        pairs = [(zt.Eq(k, zt.num(c)), m.entries[c]) for c in m.codes]
         out = select(pairs[:-1], pairs[-1][1])
         if not isinstance(e.key.type, IntT):
             ctx.memo[("index", id(m), k.get_id())] = (m, out)
@@ -253,18 +254,18 @@ class ZCompiler:
     # -- logic
     def z_Compare(self, e, env, ctx, st):
         a, b = self.c(e.left, env, ctx, st), self.c(e.right, env, ctx, st)
-        if z3.is_int_value(a) and z3.is_int_value(b):  # both known (a pinned state part, a loop atom)
+        if zt.is_int_value(a) and zt.is_int_value(b):  # both known (a pinned state part, a loop atom)
             x, y = a.as_long(), b.as_long()
             return _bool({"==": x == y, "!=": x != y, "<": x < y, "<=": x <= y}[e.op])
         if e.op == "==":
             return zequal(a, b)
         if e.op == "!=":
-            return z3.Not(zequal(a, b))
+            return zt.Not(zequal(a, b))
         return a < b if e.op == "<" else a <= b
 
     def z_Not(self, e, env, ctx, st):
         a = self.c(e.arg, env, ctx, st)
-        return FALSE if a is TRUE else TRUE if a is FALSE else z3.Not(a)
+        return FALSE if a is TRUE else TRUE if a is FALSE else zt.Not(a)
 
     def _chain(self, args, env, ctx, st, is_and):
         """The operands' terms, left to right, each compiled under the path condition that the
@@ -281,16 +282,16 @@ class ZCompiler:
             if t is neutral:
                 continue
             terms.append(t)
-            cond = z3.And(cond, t) if is_and else z3.And(cond, z3.Not(t))
+            cond = zt.And(cond, t) if is_and else zt.And(cond, zt.Not(t))
         return terms
 
     def z_And(self, e, env, ctx, st):
         terms = self._chain(e.args, env, ctx, st, True)
-        return terms[0] if len(terms) == 1 else z3.And(terms) if terms else TRUE
+        return terms[0] if len(terms) == 1 else zt.And(terms) if terms else TRUE
 
     def z_Or(self, e, env, ctx, st):
         terms = self._chain(e.args, env, ctx, st, False)
-        return terms[0] if len(terms) == 1 else z3.Or(terms) if terms else FALSE
+        return terms[0] if len(terms) == 1 else zt.Or(terms) if terms else FALSE
 
     def z_Implies(self, e, env, ctx, st):
         a = self.c(e.left, env, ctx, st)
@@ -298,15 +299,15 @@ class ZCompiler:
             return TRUE
         with ctx.under(a):
             b = self.c(e.right, env, ctx, st)
-        return z3.Implies(a, b)
+        return zt.Implies(a, b)
 
     # -- arithmetic
     def z_Arith(self, e, env, ctx, st):
         a, b = self.c(e.left, env, ctx, st), self.c(e.right, env, ctx, st)
-        if z3.is_int_value(a) and z3.is_int_value(b) and (e.op in "+-*" or b.as_long() != 0):
+        if zt.is_int_value(a) and zt.is_int_value(b) and (e.op in "+-*" or b.as_long() != 0):
             x, y = a.as_long(), b.as_long()
             return z3.IntVal({"+": x + y, "-": x - y, "*": x * y, "//": x // y if y else 0, "%": x % y if y else 0}[e.op])
-        if z3.is_int_value(b) and b.as_long() != 0 and e.op in ("//", "%"):
+        if zt.is_int_value(b) and b.as_long() != 0 and e.op in ("//", "%"):
             k = b.as_long()
             q = a / k if k > 0 else (-a) / (-k)
             return q if e.op == "//" else a - k * q
@@ -317,7 +318,7 @@ class ZCompiler:
         if e.op == "*":
             return a * b
         ctx.oblige(b != 0, "division by zero" if e.op == "//" else "modulo by zero", e.loc)
-        q = z3.If(b > 0, a / b, (-a) / (-b))  # Python's floor division from SMT-LIB's Euclidean one
+        q = zt.If(b > 0, a / b, (-a) / (-b))  # Python's floor division from SMT-LIB's Euclidean one
         return q if e.op == "//" else a - b * q
 
     def z_Neg(self, e, env, ctx, st):
@@ -325,13 +326,13 @@ class ZCompiler:
 
     def z_Abs(self, e, env, ctx, st):
         a = self.c(e.arg, env, ctx, st)
-        return z3.If(a < 0, -a, a)
+        return zt.If(a < 0, -a, a)
 
     def z_MinMax(self, e, env, ctx, st):
         vals = [self.c(a, env, ctx, st) for a in e.args]
         out = vals[0]
         for v in vals[1:]:
-            out = z3.If(v < out, v, out) if e.op == "min" else z3.If(v > out, v, out)
+            out = zt.If(v < out, v, out) if e.op == "min" else zt.If(v > out, v, out)
         return out
 
     def z_Ite(self, e, env, ctx, st):
@@ -340,7 +341,7 @@ class ZCompiler:
             return self.c(e.then if c is TRUE else e.orelse, env, ctx, st)
         with ctx.under(c):
             a = self.c(e.then, env, ctx, st)
-        with ctx.under(z3.Not(c)):
+        with ctx.under(zt.Not(c)):
             b = self.c(e.orelse, env, ctx, st)
         return ite(c, a, b)
 
@@ -354,13 +355,13 @@ class ZCompiler:
             for cond, s in src.options:
                 for x in s:
                     guards.setdefault(x, []).append(cond)
-            return [(z3.Or(guards[x]), zconst(x, t, self.domains)) for x in ordered(guards, t, self.domains)]
+            return [(zt.Or(guards[x]), zconst(x, t, self.domains)) for x in ordered(guards, t, self.domains)]
         return [(TRUE, zconst(x, t, self.domains)) for x in ordered(src, t, self.domains)]
 
     def _elem(self, code, t):
         if isinstance(t, BoolT):
             return z3.BoolVal(bool(code))
-        return z3.IntVal(code)
+        return zt.num(code)
 
     def bindings(self, clauses, env, ctx, st):
         """Expand generator clauses: a list of (guard, env) pairs, conditions included."""
@@ -371,12 +372,12 @@ class ZCompiler:
                 with ctx.under(g):
                     src = self.c(cl.source, en, ctx, st)
                 for bit, val in self.elements(src, cl.source.type.elem):
-                    g2 = bit if g is TRUE else (g if bit is TRUE else z3.And(g, bit))
+                    g2 = bit if g is TRUE else (g if bit is TRUE else zt.And(g, bit))
                     en2 = {**en, cl.var: val}
                     for cond in cl.conds:
                         with ctx.under(g2):
                             cv = self.c(cond, en2, ctx, st)
-                        g2 = cv if g2 is TRUE else z3.And(g2, cv)
+                        g2 = cv if g2 is TRUE else zt.And(g2, cv)
                     if g2 is not FALSE:
                         nxt.append((g2, en2))
             out = nxt
@@ -389,28 +390,28 @@ class ZCompiler:
                 pairs.append((g, self.c(e.elt, en, ctx, st)))
         op = e.op
         if op == "all":
-            return z3.And([v if g is TRUE else z3.Implies(g, v) for g, v in pairs] or [TRUE])
+            return zt.And([v if g is TRUE else zt.Implies(g, v) for g, v in pairs] or [TRUE])
         if op == "any":
-            return z3.Or([v if g is TRUE else z3.And(g, v) for g, v in pairs] or [FALSE])
+            return zt.Or([v if g is TRUE else zt.And(g, v) for g, v in pairs] or [FALSE])
         if op == "count":
             if isinstance(e.elt.type, BoolT):
-                pairs = [(z3.And(g, v), v) for g, v in pairs]
-            return z3.Sum([z3.If(g, 1, 0) for g, _ in pairs]) if pairs else z3.IntVal(0)
+                pairs = [(zt.And(g, v), v) for g, v in pairs]
+            return z3.Sum([zt.If(g, zt.num(1), zt.num(0)) for g, _ in pairs]) if pairs else zt.num(0)
         if op == "sum":
-            return z3.Sum([z3.If(g, v, 0) for g, v in pairs]) if pairs else z3.IntVal(0)
+            return z3.Sum([zt.If(g, v, zt.num(0)) for g, v in pairs]) if pairs else zt.num(0)
         if op == "set":
             codes = scalar_codes(e.type.elem, self.domains)
             if codes is None:
                 raise Unsupported(e.loc, "a set comprehension needs elements from a finite domain")
-            bits = {k: z3.Or([z3.And(g, v == self._elem(k, e.type.elem)) for g, v in pairs] or [FALSE]) for k in codes}
+            bits = {k: zt.Or([zt.And(g, zt.Eq(v, self._elem(k, e.type.elem))) for g, v in pairs] or [FALSE]) for k in codes}
             return ZSet(codes, bits)
-        with ctx.under(z3.Not(z3.Or([g for g, _ in pairs] or [FALSE]))):
+        with ctx.under(zt.Not(zt.Or([g for g, _ in pairs] or [FALSE]))):
             acc = self.c(e.default, env, ctx, st)
         seen = FALSE
         for g, v in pairs:
             better = (v < acc) if op == "min" else (v > acc)
-            acc = z3.If(g, z3.If(seen, z3.If(better, v, acc), v), acc)
-            seen = z3.Or(seen, g)
+            acc = zt.If(g, zt.If(seen, zt.If(better, v, acc), v), acc)
+            seen = zt.Or(seen, g)
         return acc
 
     def z_The(self, e, env, ctx, st):
@@ -430,13 +431,13 @@ class ZCompiler:
         if isinstance(s, ZSet):
             return s.member(x)
         t = e.set.type.elem
-        return lift(lambda concrete: z3.Or([zequal(x, zconst(v, t, self.domains)) for v in concrete] or [FALSE]), s)
+        return lift(lambda concrete: zt.Or([zequal(x, zconst(v, t, self.domains)) for v in concrete] or [FALSE]), s)
 
     def z_SetLit(self, e, env, ctx, st):
         items = [self.c(x, env, ctx, st) for x in e.items]
         codes = scalar_codes(e.type.elem, self.domains)
         if codes is not None:
-            return ZSet(codes, {k: z3.Or([x == self._elem(k, e.type.elem) for x in items]) for k in codes})
+            return ZSet(codes, {k: zt.Or([x == self._elem(k, e.type.elem) for x in items]) for k in codes})
         if all(isinstance(x, (frozenset,)) or not isinstance(x, (ZSet, Choice)) and not is_term(x) for x in items):
             return frozenset(items)
         raise Unsupported(e.loc, "a set of sets or shapes must be built from constants")
@@ -447,8 +448,8 @@ class ZCompiler:
             codes = sorted(set(a.codes) | set(b.codes))
             ga = lambda k: a.bits.get(k, FALSE)  # noqa: E731
             gb = lambda k: b.bits.get(k, FALSE)  # noqa: E731
-            f = {"|": lambda k: z3.Or(ga(k), gb(k)), "&": lambda k: z3.And(ga(k), gb(k)),
-                 "-": lambda k: z3.And(ga(k), z3.Not(gb(k)))}[e.op]
+            f = {"|": lambda k: zt.Or(ga(k), gb(k)), "&": lambda k: zt.And(ga(k), gb(k)),
+                 "-": lambda k: zt.And(ga(k), zt.Not(gb(k)))}[e.op]
             return ZSet(codes, {k: z3.simplify(f(k)) if _small(f(k)) else f(k) for k in codes})
         py = {"|": lambda x, y: x | y, "&": lambda x, y: x & y, "-": lambda x, y: x - y}[e.op]
         return lift(py, a, b)
@@ -456,7 +457,7 @@ class ZCompiler:
     def z_Len(self, e, env, ctx, st):
         s = self.c(e.arg, env, ctx, st)
         if isinstance(s, ZSet):
-            return z3.Sum([z3.If(b, 1, 0) for b in s.bits.values()]) if s.bits else z3.IntVal(0)
+            return z3.Sum([zt.If(b, zt.num(1), zt.num(0)) for b in s.bits.values()]) if s.bits else zt.num(0)
         return lift(lambda v: z3.IntVal(len(v)), s)
 
     # -- calls
@@ -517,7 +518,7 @@ class ZCompiler:
         with ctx.under(c):
             for b in s.body:
                 self.stmt(b, env, ctx, st, writes)
-        with ctx.under(z3.Not(c)):
+        with ctx.under(zt.Not(c)):
             for b in s.orelse:
                 self.stmt(b, env, ctx, st, writes)
 
@@ -545,7 +546,7 @@ def _write(cur, t, path, value, guard, ctx, loc, domains):
         fields[v] = _write(fields[v], t.field_type(v), path[1:], value, guard, ctx, loc, domains)
         return ZRec(fields)
     entries = dict(cur.entries)
-    if z3.is_int_value(v):
+    if zt.is_int_value(v):
         k = v.as_long()
         if k not in entries:
             with ctx.under(guard):
@@ -555,7 +556,7 @@ def _write(cur, t, path, value, guard, ctx, loc, domains):
         return ZMap(cur.codes, entries)
     if isinstance(domains[t.key].value_type, IntT):
         with ctx.under(guard):
-            ctx.oblige(z3.Or([v == k for k in cur.codes]), f"key is outside domain {t.key}", loc)
+            ctx.oblige(zt.Or([zt.Eq(v, zt.num(k)) for k in cur.codes]), f"key is outside domain {t.key}", loc)
     for k in cur.codes:
-        entries[k] = _write(entries[k], t.value, path[1:], value, z3.And(guard, v == k), ctx, loc, domains)
+        entries[k] = _write(entries[k], t.value, path[1:], value, zt.And(guard, zt.Eq(v, zt.num(k))), ctx, loc, domains)
     return ZMap(cur.codes, entries)

@@ -12,8 +12,9 @@ from dataclasses import dataclass
 
 import z3
 
-TRUE = z3.BoolVal(True)
-FALSE = z3.BoolVal(False)
+from . import zterms as zt
+
+TRUE, FALSE = zt.TRUE, zt.FALSE
 # Hot paths test `x is TRUE` / `x is FALSE` (identity, cheap) instead of z3.is_true (a C call that
 # dominated compile time); a constant built elsewhere only misses the shortcut, never the meaning.
 
@@ -26,12 +27,12 @@ class ZSet:
     bits: dict[int, z3.BoolRef]
 
     def member(self, term) -> z3.BoolRef:
-        if z3.is_int_value(term):
+        if zt.is_int_value(term):
             b = self.bits.get(term.as_long())
             return b if b is not None else FALSE
         if z3.is_bool(term):  # bool elements use codes 0/1
-            return z3.Or(z3.And(term, self.bits.get(1, z3.BoolVal(False))), z3.And(z3.Not(term), self.bits.get(0, z3.BoolVal(False))))
-        return z3.Or([z3.And(term == k, b) if b is not TRUE else term == k for k, b in self.bits.items()] or [FALSE])
+            return zt.Or(zt.And(term, self.bits.get(1, z3.BoolVal(False))), zt.And(zt.Not(term), self.bits.get(0, z3.BoolVal(False))))
+        return zt.Or([zt.And(zt.Eq(term, zt.num(k)), b) if b is not TRUE else zt.Eq(term, zt.num(k)) for k, b in self.bits.items()] or [FALSE])
 
     def items(self):
         return list(self.bits.items())
@@ -66,7 +67,7 @@ def ite(cond, a, b):
     if cond is FALSE:
         return b
     if is_term(a) and is_term(b):
-        return z3.If(cond, a, b)
+        return zt.If(cond, a, b)
     if isinstance(a, ZSet) and isinstance(b, ZSet):
         codes = sorted(set(a.codes) | set(b.codes))
         return ZSet(codes, {k: _bite(cond, a.bits.get(k, FALSE), b.bits.get(k, FALSE)) for k in codes})
@@ -76,17 +77,17 @@ def ite(cond, a, b):
         return ZRec({n: ite(cond, a.fields[n], b.fields[n]) for n in a.fields})
     opts = []
     for c, v in alternatives(a):
-        opts.append((cond if c is TRUE else z3.And(cond, c), v))
-    neg = z3.Not(cond)
+        opts.append((cond if c is TRUE else zt.And(cond, c), v))
+    neg = zt.Not(cond)
     for c, v in alternatives(b):
-        opts.append((neg if c is TRUE else z3.And(neg, c), v))
+        opts.append((neg if c is TRUE else zt.And(neg, c), v))
     return Choice(opts)
 
 
 def _bite(c, x, y):
     if x is y or x.eq(y):
         return x
-    return z3.If(c, x, y)
+    return zt.If(c, x, y)
 
 
 def alternatives(v):
@@ -110,6 +111,6 @@ def lift(fn, *args):
     alts = [alternatives(a) for a in args]
     pairs = []
     for combo in itertools.product(*alts):
-        cond = z3.And([c for c, _ in combo])
+        cond = zt.And([c for c, _ in combo])
         pairs.append((cond, fn(*[v for _, v in combo])))
     return select(pairs[:-1], pairs[-1][1])

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import z3
 
+from ..backends import zterms as zt
 from ..types import BOOL, SetT
 from ..backends.zvalues import ZSet
 from . import BuiltinDef, BuiltinError, grid_of, register
@@ -48,12 +49,12 @@ def _reach(grid, s: ZSet, root: dict[int, z3.BoolRef], ctx) -> dict[int, z3.Bool
     n = len(grid)
     for k in grid.codes():
         nbrs = [grid.code(y) for y in grid.neighbours(grid.atom(k))]
-        ctx.side(z3.And(dist[k] >= 0, dist[k] <= n))
-        ctx.side(z3.Implies(reach[k], member[k]))
-        ctx.side(z3.Implies(root[k], reach[k]))
+        ctx.side(zt.And(dist[k] >= 0, dist[k] <= n))
+        ctx.side(zt.Implies(reach[k], member[k]))
+        ctx.side(zt.Implies(root[k], reach[k]))
         for j in nbrs:
-            ctx.side(z3.Implies(z3.And(reach[k], member[j]), reach[j]))
-        ctx.side(z3.Implies(reach[k], z3.Or([root[k]] + [z3.And(reach[j], dist[j] < dist[k]) for j in nbrs])))
+            ctx.side(zt.Implies(zt.And(reach[k], member[j]), reach[j]))
+        ctx.side(zt.Implies(reach[k], zt.Or([root[k]] + [zt.And(reach[j], dist[j] < dist[k]) for j in nbrs])))
     return reach
 
 
@@ -87,7 +88,7 @@ class Component(BuiltinDef):
     def z3(self, args, options, ctx):
         g = ctx.domains[ctx.types[1].elem.domain]
         a, s = args
-        return _reached_from(g, s, lambda k, member: z3.And(a == k, member), ctx)
+        return _reached_from(g, s, lambda k, member: zt.And(zt.Eq(a, k), member), ctx)
 
 
 def _reached_from(grid, s: ZSet, is_root, ctx) -> ZSet:
@@ -131,7 +132,7 @@ class Reached(BuiltinDef):
         if hit is not None and hit[0] is src and hit[1] is s:
             return hit[2]
         f = z3.BoolVal(False)
-        out = _reached_from(g, s, lambda k, member: z3.And(src.bits.get(k, f), member), ctx)
+        out = _reached_from(g, s, lambda k, member: zt.And(src.bits.get(k, f), member), ctx)
         ctx.memo[key] = (src, s, out)  # src and s kept alive: their ids stay unique
         return out
 
@@ -161,10 +162,10 @@ class Connected(BuiltinDef):
         root, none_before = {}, z3.BoolVal(True)
         for k in g.codes():
             m = s.bits.get(k, f)
-            root[k] = z3.And(m, none_before)
-            none_before = z3.And(none_before, z3.Not(m))
+            root[k] = zt.And(m, none_before)
+            none_before = zt.And(none_before, zt.Not(m))
         reach = _reach(g, s, root, ctx)
-        return z3.And([z3.Implies(s.bits.get(k, f), reach[k]) for k in g.codes()])
+        return zt.And([zt.Implies(s.bits.get(k, f), reach[k]) for k in g.codes()])
 
 
 def region_py(grid, start, cells: frozenset):
@@ -186,13 +187,13 @@ def _labels(grid, s: ZSet, ctx) -> dict[int, z3.ArithRef]:
     codes = list(grid.codes())
     for k in codes:
         nbrs = [grid.code(y) for y in grid.neighbours(grid.atom(k))]
-        ctx.side(z3.And(dist[k] >= 0, dist[k] <= len(codes)))
-        ctx.side(z3.Implies(z3.Not(member[k]), label[k] == k))
-        ctx.side(z3.Implies(member[k], z3.Or([z3.And(label[k] == j, member[j]) for j in codes if j <= k])))
+        ctx.side(zt.And(dist[k] >= 0, dist[k] <= len(codes)))
+        ctx.side(zt.Implies(zt.Not(member[k]), zt.Eq(label[k], k)))
+        ctx.side(zt.Implies(member[k], zt.Or([zt.And(zt.Eq(label[k], j), member[j]) for j in codes if j <= k])))
         for j in nbrs:
-            ctx.side(z3.Implies(z3.And(member[k], member[j]), label[k] == label[j]))
-        ctx.side(z3.Implies(z3.And(member[k], label[k] != k),
-                            z3.Or([z3.And(member[j], label[j] == label[k], dist[j] < dist[k]) for j in nbrs] or [f])))
+            ctx.side(zt.Implies(zt.And(member[k], member[j]), zt.Eq(label[k], label[j])))
+        ctx.side(zt.Implies(zt.And(member[k], zt.Not(zt.Eq(label[k], k))),
+                            zt.Or([zt.And(member[j], zt.Eq(label[j], label[k]), dist[j] < dist[k]) for j in nbrs] or [f])))
     ctx.memo[key] = (s, label)  # (s kept alive: its id stays unique)
     return label
 
@@ -213,7 +214,7 @@ class Region(BuiltinDef):
         g = ctx.domains[ctx.types[1].elem.domain]
         a, s = args
         label = _labels(g, s, ctx)
-        if z3.is_int_value(a):
+        if zt.is_int_value(a):
             return label[a.as_long()]
         # a symbolic cell (a pawn's place, say) is looked up once per set: one chain of ifs,
         # however many rules ask (Z3 terms are hash-consed, so get_id names the term)
@@ -224,6 +225,6 @@ class Region(BuiltinDef):
         codes = list(g.codes())
         out = label[codes[-1]]
         for k in reversed(codes[:-1]):
-            out = z3.If(a == k, label[k], out)
+            out = zt.If(zt.Eq(a, k), label[k], out)
         ctx.memo[key] = (s, out, a)  # s and a kept alive: their ids stay unique
         return out

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import z3
 
+from ..backends import zterms as zt
 from ..types import BOOL, AtomT, IntT
 from . import BuiltinDef, BuiltinError, grid_of, register
 
@@ -27,12 +28,12 @@ class Adjacent(BuiltinDef):
     def z3(self, args, options, ctx):
         g = ctx.domains[ctx.types[0].domain]
         a, b = args
-        if z3.is_int_value(a) and z3.is_int_value(b):  # known cells: a known answer, so filters fold
+        if zt.is_int_value(a) and zt.is_int_value(b):  # known cells: a known answer, so filters fold
             return z3.BoolVal(g.atom(b.as_long()) in g.neighbours(g.atom(a.as_long())))
-        if z3.is_int_value(a):
+        if zt.is_int_value(a):
             at = g.atom(a.as_long())
-            return z3.Or([b == g.code(n) for n in g.neighbours(at)] or [z3.BoolVal(False)])
-        return z3.Or([z3.And(a == g.code(x), z3.Or([b == g.code(n) for n in g.neighbours(x)])) for x in g.atoms if g.neighbours(x)]
+            return zt.Or([zt.Eq(b, g.code(n)) for n in g.neighbours(at)] or [z3.BoolVal(False)])
+        return zt.Or([zt.And(zt.Eq(a, g.code(x)), zt.Or([zt.Eq(b, g.code(n)) for n in g.neighbours(x)])) for x in g.atoms if g.neighbours(x)]
                      or [z3.BoolVal(False)])
 
 
@@ -52,11 +53,11 @@ class _Coord(BuiltinDef):
     def z3(self, args, options, ctx):
         g = ctx.domains[ctx.types[0].domain]
         (a,) = args
-        if z3.is_int_value(a):
-            return z3.IntVal(g.cells[a.as_long()][self.axis])
-        out = z3.IntVal(g.cells[-1][self.axis])
+        if zt.is_int_value(a):
+            return zt.num(g.cells[a.as_long()][self.axis])
+        out = zt.num(g.cells[-1][self.axis])
         for k in reversed(range(len(g.cells) - 1)):
-            out = z3.If(a == k, g.cells[k][self.axis], out)
+            out = zt.If(zt.Eq(a, k), g.cells[k][self.axis], out)
         return out
 
 
@@ -100,13 +101,13 @@ class At(BuiltinDef):
     def z3(self, args, options, ctx):
         g = ctx.domains[options["grid"]]
         r, c = args
-        if z3.is_int_value(r) and z3.is_int_value(c):  # a known cell: no choice, no obligation
+        if zt.is_int_value(r) and zt.is_int_value(c):  # a known cell: no choice, no obligation
             cell = g.at.get((r.as_long(), c.as_long()))
             if cell is not None:
                 return z3.IntVal(g.code(cell))
-        hits = [(z3.And(r == rr, c == cc), g.code(a)) for a, (rr, cc) in g.pos.items()]
-        ctx.oblige(z3.Or([h for h, _ in hits]), f"a cell of grid {g.name} exists at the given row and column")
+        hits = [(zt.And(zt.Eq(r, rr), zt.Eq(c, cc)), g.code(a)) for a, (rr, cc) in g.pos.items()]
+        ctx.oblige(zt.Or([h for h, _ in hits]), f"a cell of grid {g.name} exists at the given row and column")
         out = z3.IntVal(hits[-1][1])
         for h, k in reversed(hits[:-1]):
-            out = z3.If(h, k, out)
+            out = zt.If(h, k, out)
         return out

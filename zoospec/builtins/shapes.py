@@ -6,6 +6,7 @@ from functools import lru_cache
 
 import z3
 
+from ..backends import zterms as zt
 from ..types import INT, SHAPE, AtomT, IntT, SetT, ShapeT
 from ..backends.zvalues import ZSet, alternatives, lift, select
 from . import BuiltinDef, BuiltinError, grid_of, register
@@ -136,16 +137,16 @@ class CellsAt(BuiltinDef):
         picks = []  # (condition, offsets)
         for cond, shape in alternatives(s):
             for j, ori in enumerate(_ordered(shape, mirror)):
-                picks.append((z3.And(cond, o == j), ori.cells))
+                picks.append((zt.And(cond, o == j), ori.cells))
         n = max((len(cells) for _, cells in picks), default=0)
         slots = []
         for i in range(n):
             have = [(p, cells[i]) for p, cells in picks if i < len(cells)]
-            valid = z3.simplify(z3.Or([p for p, _ in have]))
+            valid = z3.simplify(zt.Or([p for p, _ in have]))
             dr = select([(p, z3.IntVal(x[0])) for p, x in have[:-1]], z3.IntVal(have[-1][1][0]))
             dc = select([(p, z3.IntVal(x[1])) for p, x in have[:-1]], z3.IntVal(have[-1][1][1]))
             slots.append((valid, z3.simplify(r + dr), z3.simplify(c + dc)))
         bits = {}
         for a, (row, col) in g.pos.items():
-            bits[g.code(a)] = z3.Or([z3.And(v, pr == row, pc == col) for v, pr, pc in slots] or [z3.BoolVal(False)])
+            bits[g.code(a)] = zt.Or([zt.And(v, pr == row, pc == col) for v, pr, pc in slots] or [z3.BoolVal(False)])
         return ZSet(list(bits), bits)

@@ -1,0 +1,132 @@
+"""And, Or, Not, Implies and If built through Z3's C API, for terms that are already Z3 terms.
+
+z3py's constructors coerce every argument: a sort object per argument, a cast, a context merge.
+Compiling a whole-map rule builds hundreds of thousands of these terms, and that wrapper work —
+not Z3 — was most of the time (profiled replaying a Zoo Parque game through Z3: about 8 million
+temporary sort objects for 1.3 million And/Implies). These build the same terms from arguments
+that are Z3 Bool terms (or, for If, two Bool or two Int terms) of the main context; anything
+else goes to z3py unchanged, so the meaning never differs, only the cost.
+"""
+from __future__ import annotations
+
+import z3
+from z3 import z3core
+
+_CTX = z3.main_ctx()
+_REF = _CTX.ref()
+TRUE = z3.BoolVal(True)
+FALSE = z3.BoolVal(False)
+_BOOL = z3.BoolRef
+_NUM = z3.IntNumRef
+_INT = (z3.ArithRef, _NUM)  # this project builds no reals: an arithmetic term is an Int
+
+
+def _bools(args) -> bool:
+    for a in args:
+        if type(a) is not _BOOL or a.ctx is not _CTX:
+            return False
+    return True
+
+
+def _array(args):
+    arr = (z3.Ast * len(args))()
+    for i, a in enumerate(args):
+        arr[i] = a.ast
+    return arr
+
+
+def _int(x):
+    return num(x) if type(x) is int else x
+
+
+def _flat(args):
+    return list(args[0]) if len(args) == 1 and isinstance(args[0], (list, tuple)) else list(args)
+
+
+def And(*args):
+    terms = _flat(args)
+    if not terms or not _bools(terms):
+        return z3.And(*args)
+    return _BOOL(z3core.Z3_mk_and(_REF, len(terms), _array(terms)), _CTX)
+
+
+def Or(*args):
+    terms = _flat(args)
+    if not terms or not _bools(terms):
+        return z3.Or(*args)
+    return _BOOL(z3core.Z3_mk_or(_REF, len(terms), _array(terms)), _CTX)
+
+
+def Not(a):
+    if type(a) is not _BOOL or a.ctx is not _CTX:
+        return z3.Not(a)
+    return _BOOL(z3core.Z3_mk_not(_REF, a.ast), _CTX)
+
+
+def Implies(a, b):
+    if not _bools((a, b)):
+        return z3.Implies(a, b)
+    return _BOOL(z3core.Z3_mk_implies(_REF, a.ast, b.ast), _CTX)
+
+
+def If(c, a, b):
+    if type(c) is not _BOOL or c.ctx is not _CTX:
+        return z3.If(c, a, b)
+    a, b = _int(a), _int(b)
+    if type(a) is _BOOL and type(b) is _BOOL:
+        kind = _BOOL
+    elif isinstance(a, _INT) and isinstance(b, _INT):
+        kind = z3.ArithRef
+    else:
+        return z3.If(c, a, b)
+    if a.ctx is not _CTX or b.ctx is not _CTX:
+        return z3.If(c, a, b)
+    return kind(z3core.Z3_mk_ite(_REF, c.ast, a.ast, b.ast), _CTX)
+
+
+def Eq(a, b):
+    """a == b for two Bool or two Int terms, or an Int term and a Python int (z3py's == coerces
+    both sides first)."""
+    b = _int(b)
+    if type(a) is _BOOL and type(b) is _BOOL or isinstance(a, _INT) and isinstance(b, _INT):
+        if a.ctx is _CTX and b.ctx is _CTX:
+            return _BOOL(z3core.Z3_mk_eq(_REF, a.ast, b.ast), _CTX)
+    return a == b
+
+
+def is_int_value(a) -> bool:
+    """Whether a is an Int numeral, without z3.is_int_value's sort object: z3py wraps every Int
+    numeral it returns (IntVal, simplify, a model's value) as an IntNumRef, the one class with
+    as_long; a numeral wrapped otherwise only misses a shortcut."""
+    return type(a) is _NUM
+
+
+_NUMS: dict[int, z3.IntNumRef] = {}
+
+
+def num(k: int) -> z3.IntNumRef:
+    """The Int numeral k, made once: keys and atom codes are compared against thousands of times."""
+    hit = _NUMS.get(k)
+    if hit is None:
+        hit = _NUMS[k] = z3.IntVal(k)
+    return hit
+
+
+def constant(raw):
+    """The value of a raw Z3 AST if it is a constant — TRUE, FALSE or an Int numeral (shared
+    objects) — else None. Reading thousands of simplified terms per state, z3py's wrapping of each
+    one cost more than the simplification."""
+    kind = z3core.Z3_get_ast_kind(_REF, raw)
+    if kind == z3.Z3_NUMERAL_AST:
+        return num(int(z3core.Z3_get_numeral_string(_REF, raw)))
+    if kind == z3.Z3_APP_AST:
+        b = z3core.Z3_get_bool_value(_REF, raw)
+        if b == z3.Z3_L_TRUE:
+            return TRUE
+        if b == z3.Z3_L_FALSE:
+            return FALSE
+    return None
+
+
+def is_true(v) -> bool:
+    return v is TRUE or (v is not FALSE and z3.is_true(v))
