@@ -1,4 +1,5 @@
-"""And, Or, Not, Implies and If built through Z3's C API, for terms that are already Z3 terms.
+"""And, Or, Not, Implies, If and == built through Z3's C API, for terms that are already Z3 terms;
+numerals made once and constants read without z3py's wrappers.
 
 z3py's constructors coerce every argument: a sort object per argument, a cast, a context merge.
 Compiling a whole-map rule builds hundreds of thousands of these terms, and that wrapper work —
