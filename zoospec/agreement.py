@@ -171,8 +171,8 @@ class Compiled:
                     index[id(t)] = len(uniq)
                     uniq.append(t)
             pack = z3.Function(f"pack.{self.item.label}", *[t.sort() for t in uniq], z3.BoolSort())
-            self._packed = (pack(*uniq), index, uniq)  # uniq kept alive: the ids stay unique
-        app, index, _ = self._packed
+            self._packed = (pack(*uniq), index)  # the ids are of terms self.value keeps alive
+        app, index = self._packed
         got = z3.simplify(sub(app))
         ref, got_ast = got.ctx_ref(), got.as_ast()
         seen: dict[int, object] = {}
@@ -180,15 +180,19 @@ class Compiled:
         def ev(t):
             i = index.get(id(t))
             if i is None:  # not a term of the value (decode reads only those): on its own
-                v = z3.simplify(sub(t))
-                if not (zt.is_int_value(v) or z3.is_true(v) or z3.is_false(v)):
-                    raise InternalError(f"{self.item.label}: Z3 term does not reduce to a constant on a concrete state: {v}")
-                return v
-            v = seen.get(i)
+                alone = z3.simplify(sub(t))  # held while its AST is read
+                raw = alone.as_ast()
+            else:
+                v = seen.get(i)
+                if v is not None:
+                    return v
+                raw = _z3mod.Z3_get_app_arg(ref, got_ast, i)  # unwrapped: z3py's wrapper costs more than the read
+            v = zt.constant(raw)
             if v is None:
-                v = seen[i] = zt.constant(_z3mod.Z3_get_app_arg(ref, got_ast, i))
-                if v is None:
-                    raise InternalError(f"{self.item.label}: Z3 term does not reduce to a constant on a concrete state: {got.arg(i)}")
+                raise InternalError(f"{self.item.label}: Z3 term does not reduce to a constant on a concrete state: "
+                                    f"{_z3mod._to_expr_ref(raw, got.ctx)}")
+            if i is not None:
+                seen[i] = v
             return v
         return ev
 
