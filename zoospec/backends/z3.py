@@ -186,6 +186,49 @@ def _bool(x: bool):
     return TRUE if x else FALSE
 
 
+# Aggregates over known elements fold to constants, as `and`/`or` chains do: a rule asking
+# whether a neighbour exists (`any(row(x) == row(c) - 1 ... for x in cell)`) on a known cell must
+# come out TRUE or FALSE, or everything guarded by it is compiled as if it could go either way.
+def _fold_all(pairs):
+    terms = []
+    for g, v in pairs:
+        g, v = zt.known(g), zt.known(v)
+        if g is FALSE or v is TRUE:
+            continue
+        if v is FALSE and g is TRUE:
+            return FALSE
+        terms.append(v if g is TRUE else zt.Not(g) if v is FALSE else zt.Implies(g, v))
+    return terms[0] if len(terms) == 1 else zt.And(terms) if terms else TRUE
+
+
+def _fold_any(pairs):
+    terms = []
+    for g, v in pairs:
+        g, v = zt.known(g), zt.known(v)
+        if g is FALSE or v is FALSE:
+            continue
+        if v is TRUE and g is TRUE:
+            return TRUE
+        terms.append(v if g is TRUE else g if v is TRUE else zt.And(g, v))
+    return terms[0] if len(terms) == 1 else zt.Or(terms) if terms else FALSE
+
+
+def _fold_sum(pairs):
+    """sum of v where g: known terms added up, the rest left to Z3."""
+    total, terms = 0, []
+    for g, v in pairs:
+        g = zt.known(g)
+        if g is FALSE:
+            continue
+        if g is TRUE and zt.is_int_value(v):
+            total += v.as_long()
+        else:
+            terms.append(v if g is TRUE else zt.If(g, v, zt.num(0)))
+    if not terms:
+        return zt.num(total)
+    return z3.Sum(terms + [zt.num(total)]) if total else (terms[0] if len(terms) == 1 else z3.Sum(terms))
+
+
 def zequal(a, b):
     if is_term(a) and is_term(b):
         return zt.Eq(a, b)
@@ -390,15 +433,17 @@ class ZCompiler:
                 pairs.append((g, self.c(e.elt, en, ctx, st)))
         op = e.op
         if op == "all":
-            return zt.And([v if g is TRUE else zt.Implies(g, v) for g, v in pairs] or [TRUE])
+            return _fold_all(pairs)
         if op == "any":
-            return zt.Or([v if g is TRUE else zt.And(g, v) for g, v in pairs] or [FALSE])
+            return _fold_any(pairs)
         if op == "count":
             if isinstance(e.elt.type, BoolT):
-                pairs = [(zt.And(g, v), v) for g, v in pairs]
-            return z3.Sum([zt.If(g, zt.num(1), zt.num(0)) for g, _ in pairs]) if pairs else zt.num(0)
+                pairs = [(_fold_any([(g, v)]), zt.num(1)) for g, v in pairs]
+            else:
+                pairs = [(g, zt.num(1)) for g, _ in pairs]
+            return _fold_sum(pairs)
         if op == "sum":
-            return z3.Sum([zt.If(g, v, zt.num(0)) for g, v in pairs]) if pairs else zt.num(0)
+            return _fold_sum(pairs)
         if op == "set":
             codes = scalar_codes(e.type.elem, self.domains)
             if codes is None:
@@ -464,7 +509,55 @@ class ZCompiler:
     def z_Call(self, e, env, ctx, st):
         params, body = self.defines[e.name]
         args = {p: self.c(a, env, ctx, st) for p, a in zip(params, e.args)}
-        return self._call(e.name, body, args, ctx, st)
+        split = self._split_on(params, e.args, args)
+        if split is None:
+            return self._call(e.name, body, args, ctx, st)
+        return self._call_by_cases(e.name, body, args, split, ctx, st)
+
+    SPLIT_LIMIT = 64
+
+    def _split_on(self, params, exprs, args):
+        """The one argument that is an unknown atom of a small domain while every other argument
+        is known, else None."""
+        unknown = [(p, a.type) for p, a in zip(params, exprs) if not zt.is_int_value(args[p]) or not isinstance(a.type, AtomT)]
+        if len(unknown) != 1 or not isinstance(unknown[0][1], AtomT) or not isinstance(args[unknown[0][0]], z3.ArithRef):
+            return None
+        p, t = unknown[0]
+        codes = list(self.domains[t.domain].codes())
+        return (p, codes) if len(codes) <= self.SPLIT_LIMIT else None
+
+    def _call_by_cases(self, name, body, args, split, ctx, st):
+        """A define on an unknown atom, one case per value it may take, when that records fewer
+        obligations than the general encoding — as Python would evaluate it, each case on a
+        known atom, where lookups fold and nothing is asked of values the atom cannot have
+        (`at(2 * row(c) + 1, ...)` on an unknown space: 2,304 obligations in one Zoo Parque rule;
+        by cases, none). The cases share the memo with every other use of the define."""
+        key = ("cases", name, id(st), tuple(("z", v.get_id()) if not zt.is_int_value(v) else ("v", v.as_long()) for v in args.values()))
+        hit = ctx.memo.get(key)
+        if hit is not None and hit[2] is st:
+            choice = hit[0]
+        else:
+            p, codes = split
+            general = ZCtx(ctx.prefix)
+            general._n, general.sides, general.memo = ctx._n, ctx.sides, ctx.memo
+            value = self._call(name, body, args, general, st)
+            choice = ("general", value, general.obligations)
+            if general.obligations:
+                cases = ZCtx(ctx.prefix)
+                cases._n, cases.sides, cases.memo = general._n, ctx.sides, ctx.memo
+                pairs = []
+                for k in codes:
+                    cond = zt.Eq(args[p], zt.num(k))
+                    with cases.under(cond):
+                        pairs.append((cond, self._call(name, body, {**args, p: zt.num(k)}, cases, st)))
+                general._n = cases._n
+                if len(cases.obligations) < len(general.obligations):
+                    choice = ("cases", select(pairs[:-1], pairs[-1][1]), cases.obligations)
+            ctx._n = general._n
+            ctx.memo[key] = (choice, args, st)
+        for o in choice[2]:
+            ctx.oblige(o.cond, o.reason, o.loc)
+        return choice[1]
 
     def _call(self, name, body, args, ctx, st):
         """A define has one value per state and arguments: build it once per context for each

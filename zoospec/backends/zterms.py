@@ -129,5 +129,14 @@ def constant(raw):
     return None
 
 
+def known(b):
+    """b itself, or the shared TRUE/FALSE when b is a Bool constant built elsewhere (z3.BoolVal,
+    an Or of constants): the compiler folds on identity with TRUE and FALSE."""
+    if b is TRUE or b is FALSE or type(b) is not _BOOL or b.ctx is not _CTX:
+        return b
+    c = constant(b.ast)
+    return b if c is None else c
+
+
 def is_true(v) -> bool:
     return v is TRUE or (v is not FALSE and z3.is_true(v))
