@@ -190,27 +190,32 @@ def _bool(x: bool):
 # whether a neighbour exists (`any(row(x) == row(c) - 1 ... for x in cell)`) on a known cell must
 # come out TRUE or FALSE, or everything guarded by it is compiled as if it could go either way.
 def _fold_all(pairs):
-    terms = []
-    for g, v in pairs:
-        g, v = zt.known(g), zt.known(v)
-        if g is FALSE or v is TRUE:
-            continue
-        if v is FALSE and g is TRUE:
-            return FALSE
-        terms.append(v if g is TRUE else zt.Not(g) if v is FALSE else zt.Implies(g, v))
-    return terms[0] if len(terms) == 1 else zt.And(terms) if terms else TRUE
+    return _fold_bool(pairs, True)
 
 
 def _fold_any(pairs):
+    return _fold_bool(pairs, False)
+
+
+def _fold_bool(pairs, is_all: bool):
+    """all(v where g) — each element g → v — or any(v where g) — each element g ∧ v."""
+    unit, decides = (TRUE, FALSE) if is_all else (FALSE, TRUE)
     terms = []
     for g, v in pairs:
         g, v = zt.known(g), zt.known(v)
-        if g is FALSE or v is FALSE:
+        if g is FALSE or v is unit:
             continue
-        if v is TRUE and g is TRUE:
-            return TRUE
-        terms.append(v if g is TRUE else g if v is TRUE else zt.And(g, v))
-    return terms[0] if len(terms) == 1 else zt.Or(terms) if terms else FALSE
+        if v is decides and g is TRUE:
+            return decides
+        if g is TRUE:
+            terms.append(v)
+        elif is_all:
+            terms.append(zt.Not(g) if v is FALSE else zt.Implies(g, v))
+        else:
+            terms.append(g if v is TRUE else zt.And(g, v))
+    if len(terms) == 1:
+        return terms[0]
+    return (zt.And(terms) if is_all else zt.Or(terms)) if terms else unit
 
 
 def _fold_sum(pairs):
