@@ -9,6 +9,7 @@ the obligations hold; both lists live in `ZCtx`.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from dataclasses import dataclass
 
 import z3
@@ -250,6 +251,7 @@ class ZCompiler:
         self.domains = domains
         self.defines = defines or {}
         self._lits: dict[int, tuple] = {}
+        self._pure: dict[str, bool] = {}  # define name -> reads no state (_stateless)
 
     def compile(self, e: ir.Expr, env: dict, ctx: ZCtx, state: dict):
         h = getattr(self, "z_" + type(e).__name__, None)
@@ -514,29 +516,49 @@ class ZCompiler:
     def z_Call(self, e, env, ctx, st):
         params, body = self.defines[e.name]
         args = {p: self.c(a, env, ctx, st) for p, a in zip(params, e.args)}
-        split = self._split_on(params, e.args, args)
+        split = self._split_on(e.name, params, e.args, args)
         if split is None:
             return self._call(e.name, body, args, ctx, st)
         return self._call_by_cases(e.name, body, args, split, ctx, st)
 
     SPLIT_LIMIT = 64
 
-    def _split_on(self, params, exprs, args):
-        """The one argument that is an unknown atom of a small domain while every other argument
-        is known, else None."""
+    def _split_on(self, name, params, exprs, args):
+        """For a define that reads no state: the one argument that is an unknown atom of a small
+        domain while every other argument is known, else None."""
         unknown = [(p, a.type) for p, a in zip(params, exprs) if not zt.is_int_value(args[p]) or not isinstance(a.type, AtomT)]
         if len(unknown) != 1 or not isinstance(unknown[0][1], AtomT) or not isinstance(args[unknown[0][0]], z3.ArithRef):
             return None
         p, t = unknown[0]
         codes = list(self.domains[t.domain].codes())
-        return (p, codes) if len(codes) <= self.SPLIT_LIMIT else None
+        return (p, codes) if len(codes) <= self.SPLIT_LIMIT and self._stateless(name) else None
+
+    def _stateless(self, name) -> bool:
+        """The define reads no state variable, itself or through the defines it calls: its value
+        is a function of its arguments (geometry, a catalogue lookup), cheap to tabulate."""
+        hit = self._pure.get(name)
+        if hit is None:
+            self._pure[name] = False  # a recursive define counts as reading state
+            hit = self._pure[name] = name in self.defines and not self._reads_state(self.defines[name][1])
+        return hit
+
+    def _reads_state(self, e) -> bool:
+        if isinstance(e, ir.StateVar):
+            return True
+        if isinstance(e, ir.Call) and not self._stateless(e.name):
+            return True
+        if isinstance(e, (tuple, list)):
+            return any(self._reads_state(x) for x in e)
+        if dataclasses.is_dataclass(e) and not isinstance(e, type):
+            return any(self._reads_state(getattr(e, f.name)) for f in dataclasses.fields(e))
+        return False
 
     def _call_by_cases(self, name, body, args, split, ctx, st):
-        """A define on an unknown atom, one case per value it may take, when that records fewer
-        obligations than the general encoding — as Python would evaluate it, each case on a
-        known atom, where lookups fold and nothing is asked of values the atom cannot have
-        (`at(2 * row(c) + 1, ...)` on an unknown space: 2,304 obligations in one Zoo Parque rule;
-        by cases, none). The cases share the memo with every other use of the define."""
+        """A stateless define on an unknown atom, tabulated — one case per value the atom may
+        take, each a call on a known atom, where lookups fold — when that records fewer
+        obligations than the general encoding: as Python evaluates it, and nothing is asked of
+        values the atom cannot have (`at(2 * row(c) + 1, ...)` on an unknown space: 2,304
+        obligations in one Zoo Parque rule; by cases, none). ADR 0011."""
         key = ("cases", name, id(st), tuple(("z", v.get_id()) if not zt.is_int_value(v) else ("v", v.as_long()) for v in args.values()))
         hit = ctx.memo.get(key)
         if hit is not None and hit[2] is st:
