@@ -130,8 +130,8 @@ def constant(raw):
 
 
 def known(b):
-    """b itself, or the shared TRUE/FALSE when b is a Bool constant built elsewhere (z3.BoolVal,
-    an Or of constants): the compiler folds on identity with TRUE and FALSE."""
+    """b itself, or the shared TRUE/FALSE when b is the literal true or false built elsewhere
+    (z3.BoolVal in a built-in's answer): the compiler folds on identity with TRUE and FALSE."""
     if b is TRUE or b is FALSE or type(b) is not _BOOL or b.ctx is not _CTX:
         return b
     c = constant(b.ast)
