@@ -61,7 +61,6 @@ def test_a_known_space_knows_its_neighbours_and_nothing_off_the_frame_is_compile
         assert ctx.obligations == [], f"closed({cell}) asks for a space off the frame"
 
 
-
 def test_a_define_on_an_unknown_space_is_compiled_by_cases_and_means_the_same():
     """`fine_of(c)` — `at(2 * row(c) + 1, ...)` on the fine grid — for an unknown space: by
     cases no obligation is recorded, and for each space it may be, Z3's value is Python's."""

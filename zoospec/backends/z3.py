@@ -525,7 +525,7 @@ class ZCompiler:
 
     def _split_on(self, name, params, exprs, args):
         """For a define that reads no state: the one argument that is an unknown atom of a small
-        domain while every other argument is known, else None."""
+        domain while every other argument is a known atom, else None."""
         unknown = [(p, a.type) for p, a in zip(params, exprs) if not zt.is_int_value(args[p]) or not isinstance(a.type, AtomT)]
         if len(unknown) != 1 or not isinstance(unknown[0][1], AtomT) or not isinstance(args[unknown[0][0]], z3.ArithRef):
             return None
