@@ -9,6 +9,9 @@ finished condition and the target. Then:
 - unsat: the goals of the puzzle (each objective at its best, each requirement met) are asked
   for together as tracked assumptions, and the unsat core Z3 returns is shrunk one goal at a time
   to a minimal set that cannot all be met;
+- before that, cheaper questions, each asking a subset of the rules (so UNSAT there is UNSAT
+  here): the scoring rule alone, then the puzzle's `bound` invariants alone, whose core also names
+  the rule ids (ADR 0012);
 - unknown: the timeout ran out; nothing is claimed.
 `--best` climbs: any finished record, then one scoring higher than the last certified one, until
 Z3 says no better exists (unsat) or the target is reached.
@@ -77,6 +80,7 @@ class _Problem:
         for n, v in deal.items():
             self.q.sym.pin(n, v)
         self.rules = self.q.invariants()
+        self.bound = {rid: self._rule(rid) for rid in self.pz.bound}
         self.hard = [self.q.holds(self.pz.finished)] + self._order(self.pz.interchangeable)
         v, d = self.q.term(game.rule(self.pz.score).body)
         self.score, self.hard = v, self.hard + [d]
@@ -87,6 +91,12 @@ class _Problem:
             val, dv = self.q.term(r.body, args=game._zargs(r.params, gl.args))
             best, db = self.q.term(gl.best)
             self.goals.append((gl.label, z3.And(dv, db, val == best)))
+
+    def _rule(self, rid):
+        """Every instance of one invariant, as one Z3 term."""
+        r = self.game.rule(rid)
+        return z3.And([self.q.holds(r.body, 0, self.game._zargs(r.params, a))
+                       for rr, a in rule_instances(self.game, "invariant") if rr.id == rid])
 
     def _order(self, names):
         """Entries of an interchangeable map in lexicographic order of their leaves: every record
@@ -124,7 +134,8 @@ class _Problem:
 
     def solver(self, deadline: float, rules: bool = True):
         """A solver holding the deal, the finished condition and (unless rules=False) every
-        invariant: without them, only what the scoring formula itself allows is left."""
+        invariant: without them, only what the scoring formula itself allows is left (and what
+        a caller adds, such as the bound's rules)."""
         s = z3.Then(*TACTIC).solver()
         s.add(self.q.facts)
         s.add(self.hard)
@@ -216,6 +227,19 @@ def _found(game, prob, s) -> tuple[dict, int]:
 
 
 def _reach(game, prob, target, deadline, say) -> Verdict:
+    """Three questions, cheapest first; each UNSAT is UNSAT for the game, as each asks a subset
+    of what the next one asks: the scoring rule alone, the bound's rules, every rule."""
+    bare = prob.solver(deadline, rules=False)
+    if prob.check(bare, deadline, prob.score >= target, refine=False) == z3.unsat:
+        return Verdict("unreachable", target, reason="the scoring rule cannot reach the target on any record, legal or not")
+    if prob.bound:
+        say(f"asking the bound first: {', '.join(prob.bound)} alone")
+        if ask_bound(prob, target, deadline) == z3.unsat:
+            say("unsat on the bound alone; naming the goals and rules that cannot all hold")
+            core, why = _core(prob, deadline, say, bound=True)
+            return Verdict("unreachable", target, core=core, reason=why or (
+                f"UNSAT with only {', '.join(prob.bound)} of the game's rules, so with all of them too"))
+        say("the bound allows the target; asking with every rule")
     s = prob.solver(deadline)
     r = prob.check(s, deadline, prob.score >= target)
     if r == z3.sat:
@@ -224,32 +248,65 @@ def _reach(game, prob, target, deadline, say) -> Verdict:
         return Verdict("reachable", target, score, record)
     if r == z3.unknown:
         return Verdict("unknown", target, reason=s.reason_unknown())
-    bare = prob.solver(deadline, rules=False)
-    if prob.check(bare, deadline, prob.score >= target, refine=False) == z3.unsat:
-        return Verdict("unreachable", target, reason="the scoring rule cannot reach the target on any record, legal or not")
     say("unsat: no finished record reaches the target; naming the goals that cannot all be met")
     core, why = _core(prob, deadline, say)
     return Verdict("unreachable", target, core=core, reason=why)
 
 
-def _core(prob, deadline, say) -> tuple[list[str], str]:
-    """A minimal set of goals that cannot all hold (deletion-based), or why there is none."""
-    s = prob.solver(deadline)
-    flags = {z3.Bool(f"goal!{i}"): (label, cond) for i, (label, cond) in enumerate(prob.goals)}
+def ask_bound(prob, target, deadline):
+    """Z3's answer to: does a finished record keeping only the bound's rules reach the target?"""
+    s = prob.solver(deadline, rules=False)
+    s.add(list(prob.bound.values()))
+    return prob.check(s, deadline, prob.score >= target, refine=False)
+
+
+def _core(prob, deadline, say, bound: bool = False) -> tuple[list[str], str]:
+    """A minimal set of goals that cannot all hold (deletion-based), or why there is none. With
+    bound=True it is asked with the bound's rules only, each a tracked member of the core too:
+    the answer names the rules, not only the goals, that rule the target out."""
+    s = prob.solver(deadline, rules=not bound)
+    named = list(prob.goals) + (list(prob.bound.items()) if bound else [])
+    flags = {z3.Bool(f"core!{i}"): (label, cond) for i, (label, cond) in enumerate(named)}
     for f, (_, cond) in flags.items():
         s.add(z3.Implies(f, cond))
-    r = prob.check(s, deadline, *flags)
+    refine = not bound  # a model of the bound alone is no game: only its UNSAT counts
+    r = prob.check(s, deadline, *flags, refine=refine)
     if r == z3.sat:
         return [], "every goal can be met at once, yet the target cannot: the goals' best total is below it"
     if r == z3.unknown:
         return [], f"the core was not found in time ({s.reason_unknown()})"
-    core = [f for f in flags if any(f.eq(c) for c in s.unsat_core())]
-    for f in list(core):
-        trial = [c for c in core if not c.eq(f)]
-        if prob.check(s, deadline, *trial) == z3.unsat:
-            core = trial
-            say(f"  {flags[f][0]} is not needed in the core")
-    return [flags[f][0] for f in core], ""
+    # The tactic solver answers unsat but returns an empty core, so the core is found by asking
+    # again without members: first in halves, then one at a time (what is left is minimal).
+    start = [f for f in flags if any(f.eq(c) for c in s.unsat_core())] or list(flags)
+    unsure = []
+
+    def still_unsat(trial):
+        r = prob.check(s, deadline, *trial, refine=refine)
+        if r == z3.unknown:
+            unsure.append(1)
+        return r == z3.unsat
+
+    core = shrink(start, still_unsat, lambda gone: say(f"  not needed in the core: {', '.join(flags[f][0] for f in gone)}"))
+    return [flags[f][0] for f in core], ("" if not unsure else "the core is not shown minimal: a check ran out of time")
+
+
+def shrink(items: list, still_unsat, dropped=lambda gone: None) -> list:
+    """A minimal sublist keeping still_unsat true (given it holds for items): chunks are dropped
+    while that holds, halving the chunk down to single items. Minimal because a single item kept
+    was needed by a larger list, so by every smaller one too (fewer constraints are easier)."""
+    core, chunk = list(items), max(1, len(items) // 2)
+    while True:
+        i = 0
+        while i < len(core):
+            trial = core[:i] + core[i + chunk:]
+            if still_unsat(trial):
+                dropped(core[i:i + chunk])
+                core = trial
+            else:
+                i += chunk
+        if chunk == 1:
+            return core
+        chunk = max(1, chunk // 2)
 
 
 def _climb(game, prob, target, deadline, say) -> Verdict:

@@ -102,6 +102,44 @@ def test_a_reachable_target_gives_a_plan_that_replays(tmp_path, capsys):
     assert any("zg.record.now(u=5)" in b for s in steps for b in s["broken"])
 
 
+SHORT = str(ROOT / "spec" / "zoo-ography" / "deals" / "snake-short-of-seats.yaml")
+
+
+def test_a_deal_short_of_seats_is_unreachable_and_the_core_names_delta_and_the_tile_rules(capsys):
+    """The shipped unwinnable deal: the snake set carries no seats and z04 is not drawn, so the
+    zoo has at most the own tiles' 5 and Delta's bracketed 6th is out of reach. UNSAT with the
+    puzzle's bound alone; the minimal core is Delta's goal and the three tile rules."""
+    assert main(["solve", "zoo-ography", "--deal", SHORT, "--json", "--timeout", "1500"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["status"] == "unreachable" and out["record"] is None
+    assert out["core"] == ["zg.score.stars(g=silver2)", "zg.tile.in-hand", "zg.tile.once", "zg.tile.laid"]
+    assert "UNSAT with only zg.tile.in-hand, zg.tile.once, zg.tile.laid" in out["reason"]
+
+
+def test_the_bound_does_not_decide_the_same_deal_with_a_seating_tile_drawn():
+    """The other side of that verdict: swap z04 into the deck for z11 (no seats) and the bound's
+    rules allow a perfect zoo — it is the missing seats, not the bound, that made it UNSAT."""
+    import time
+    import z3
+    g = game(SPEC)
+    deal = puzzle.read_deal(g, SHORT)
+    deck = deal["deck"]
+    pos = next(i for i, p in deck.items() if p == "z11")
+    deal["deck"] = {**deck, pos: "z04"}
+    prob = puzzle._Problem(g, deal)
+    assert puzzle.ask_bound(prob, 20, time.monotonic() + 900) == z3.sat
+
+
+def test_shrink_keeps_a_minimal_sublist():
+    """The core's deletion: dropping chunks, then single items; every kept item is needed."""
+    def still_unsat(trial):
+        return {"b", "e"} <= set(trial) or {"a", "f", "g"} <= set(trial)
+    dropped = []
+    core = puzzle.shrink(list("abcdefgh"), still_unsat, dropped.append)
+    assert core == ["b", "e"] and sorted(x for d in dropped for x in d) == list("acdfgh")
+    assert puzzle.shrink(list("afg"), still_unsat) == list("afg")
+
+
 def test_sweep_streams_results_and_resumes_with_local_workers(tmp_path):
     from zoospec.solvers import sweep
     out = tmp_path / "r.jsonl"

@@ -79,7 +79,7 @@ def _print(g, v, plan):
         head = f"BEST {v.score} — a certified record scores {v.score}; UNSAT: none scores {v.proved_below} or more (target {v.target})"
     print(f"{head}  [{v.seconds:.1f}s]")
     if v.core:
-        print("these goals cannot all be met (a minimal unsat core):")
+        print("these cannot all hold at once (a minimal unsat core: goals, and rule ids when the bound decided):")
         for c in v.core:
             print(f"  {c}")
     elif v.reason and v.status == "unreachable":

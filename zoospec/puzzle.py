@@ -4,7 +4,8 @@ The state of such a spec is the *record* of a game (what chance dealt, what the 
 when each thing was built); its invariants say which records are legal. The puzzle names the
 parts of the state a deal file fixes, when a record is finished, the scoring rule and the target,
 the effect that cuts a record back to an earlier point (so `replay` can re-check every point),
-and the goals an unsat core is stated in (ADR 0006).
+the goals an unsat core is stated in (ADR 0006), and the invariants asked first on their own — a
+bound whose UNSAT settles a deal before the whole record is searched (ADR 0012).
 """
 from __future__ import annotations
 
@@ -39,6 +40,7 @@ class Puzzle:
     cut: str
     goals: list[Goal]
     interchangeable: list[str] = field(default_factory=list)
+    bound: list[str] = field(default_factory=list)
 
 
 def load(loader, raw: dict) -> Puzzle | None:
@@ -63,6 +65,12 @@ def load(loader, raw: dict) -> Puzzle | None:
     if cut is None or cut.kind != "effect" or len(cut.params) != 1:
         loader.err(p + ("cut",), f"'{raw['cut']}' is not an effect rule with one parameter", "puzzle")
         ok = False
+    for i, rid in enumerate(raw.get("bound", [])):
+        r = g.rules.get(rid)
+        if r is None or r.kind != "invariant":
+            known = [x for x, v in g.rules.items() if v.kind == "invariant"]
+            loader.err(p + ("bound", i), f"'{rid}' is not an invariant rule{suggest(rid, known)}", "puzzle")
+            ok = False
     goals = []
     for i, gr in enumerate(raw["goals"]):
         rule = g.rules.get(gr["rule"])
@@ -89,4 +97,4 @@ def load(loader, raw: dict) -> Puzzle | None:
     if not ok or finished is None:
         return None
     return Puzzle(raw["says"], list(raw["deal"]), finished, score.id, raw["target"], cut.id, goals,
-                  list(raw.get("interchangeable", [])))
+                  list(raw.get("interchangeable", [])), list(raw.get("bound", [])))
