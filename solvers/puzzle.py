@@ -7,8 +7,8 @@ finished condition and the target. Then:
   score are evaluated by the Python back end, and so is every cut of the record (its state after
   each point of the clock), which is what `zoospec replay` repeats from the saved plan;
 - unsat: the goals of the puzzle (each objective at its best, each requirement met) are asked
-  for together as tracked assumptions, and the unsat core Z3 returns is shrunk one goal at a time
-  to a minimal set that cannot all be met;
+  for together as tracked assumptions and shrunk by deletion (`shrink`) to a minimal set that
+  cannot all be met;
 - before that, cheaper questions, each asking a subset of the rules (so UNSAT there is UNSAT
   here): the scoring rule alone, then the puzzle's `bound` invariants alone, whose core also names
   the rule ids (ADR 0012);
