@@ -318,10 +318,27 @@ def shrink(items: list, still_unsat, dropped=lambda gone: None) -> list:
         chunk = max(1, chunk // 2)
 
 
+def _ceiling(prob, target, deadline, say) -> int | None:
+    """The lowest score the bound's rules alone prove out of reach (UNSAT), counting down from the
+    target until they allow one; None if they allow the target. Every score at or above it is
+    out of reach for the game too, so a record one below it is the best there is."""
+    if not prob.bound:
+        return None
+    below = None
+    while ask_bound(prob, target if below is None else below - 1, deadline) == z3.unsat:
+        below = target if below is None else below - 1
+        say(f"the bound's rules alone rule out a score of {below} or more")
+    return below
+
+
 def _climb(game, prob, target, deadline, say) -> Verdict:
+    ceiling = _ceiling(prob, target, deadline, say)
     s = prob.solver(deadline)
     best_record, best_score, floor = None, None, None
     while True:
+        if floor is not None and ceiling is not None and floor >= ceiling:
+            return Verdict("unreachable", target, best_score, best_record, best=True, proved_below=ceiling,
+                           reason=f"UNSAT for {ceiling} or more with only {', '.join(prob.bound)} of the game's rules")
         want = floor if floor is not None else None
         r = prob.check(s, deadline, *([prob.score >= want] if want is not None else []))
         if r == z3.sat:
@@ -332,8 +349,9 @@ def _climb(game, prob, target, deadline, say) -> Verdict:
             floor = best_score + 1
             continue
         if r == z3.unknown:
-            v = Verdict("unknown", target, best_score, best_record, best=True, reason=s.reason_unknown())
-            return v
+            # what the bound proved stands even when the climb runs out of time
+            return Verdict("unknown", target, best_score, best_record, best=True, proved_below=ceiling,
+                           reason=s.reason_unknown())
         if best_record is None:
             return Verdict("unreachable", target, best=True, reason="no finished record at all")
         return Verdict("unreachable", target, best_score, best_record, best=True, proved_below=floor)

@@ -223,3 +223,16 @@ def test_the_shipped_perfect_zoo_for_the_first_game_deal_replays(tmp_path, capsy
     g = game(SPEC)
     assert {n: g.state_to_json(puzzle.load_plan(g, data))[n] for n in g.puzzle.deal} == \
         {n: g.state_to_json({**g.start_state(), **puzzle.read_deal(g, FIRST)})[n] for n in g.puzzle.deal}
+
+
+def test_the_bound_caps_the_best_score_of_the_deal_short_of_seats():
+    """--best asks the bound for a ceiling first: without a 6th seat Delta scores 2 stars, not 3,
+    so no record scores 19 half stars or more (UNSAT with the bound's rules), while 18 is not
+    ruled out by them — the climb can stop at 18 and call it the best."""
+    import time
+    g = game(SPEC)
+    prob = puzzle._Problem(g, puzzle.read_deal(g, SHORT))
+    said = []
+    assert puzzle._ceiling(prob, 20, time.monotonic() + 900, said.append) == 19
+    assert said == ["the bound's rules alone rule out a score of 20 or more",
+                    "the bound's rules alone rule out a score of 19 or more"]

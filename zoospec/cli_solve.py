@@ -77,6 +77,8 @@ def _print(g, v, plan):
             "unknown": f"UNKNOWN — no answer within the timeout ({v.reason})"}[v.status]
     if v.best and v.status == "unreachable" and v.score is not None:
         head = f"BEST {v.score} — a certified record scores {v.score}; UNSAT: none scores {v.proved_below} or more (target {v.target})"
+    if v.status == "unknown" and v.proved_below is not None:
+        head += f"; still proved (UNSAT): no record scores {v.proved_below} or more"
     print(f"{head}  [{v.seconds:.1f}s]")
     if v.core:
         print("these cannot all hold at once (a minimal unsat core: goals, and rule ids when the bound decided):")
