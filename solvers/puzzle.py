@@ -7,7 +7,7 @@ finished condition and the target. Then:
   score are evaluated by the Python back end, and so is every cut of the record (its state after
   each point of the clock), which is what `zoospec replay` repeats from the saved plan;
 - unsat: the goals of the puzzle (each objective at its best, each requirement met) are asked
-  for together as tracked assumptions and shrunk by deletion (`shrink`) to a minimal set that
+  for together as tracked assumptions and shrunk by deletion (`minimal_core`) to a minimal set that
   cannot all be met;
 - before that, cheaper questions, each asking a subset of the rules (so UNSAT there is UNSAT
   here): the scoring rule alone, then the puzzle's `bound` invariants alone, whose core also names
@@ -283,7 +283,7 @@ def _core(prob, deadline, say, bound: bool = False) -> tuple[list[str], str]:
     def unsat(trial):
         return prob.check(s, deadline, *trial, refine=refine) == z3.unsat
 
-    def still_unsat(trial):  # shrink's checks: one that runs out of time keeps its member
+    def still_unsat(trial):  # minimal_core's checks: one that runs out of time keeps its member
         r = prob.check(s, deadline, *trial, refine=refine)
         if r == z3.unknown:
             unsure.append(1)
@@ -295,11 +295,11 @@ def _core(prob, deadline, say, bound: bool = False) -> tuple[list[str], str]:
     if len(start) == len(flags) and len(goals) > 1:
         start = next(([g] + rules for g in goals if unsat([g] + rules)), start)
 
-    core = shrink(start, still_unsat, lambda gone: say(f"  not needed in the core: {', '.join(flags[f][0] for f in gone)}"))
+    core = minimal_core(start, still_unsat, lambda gone: say(f"  not needed in the core: {', '.join(flags[f][0] for f in gone)}"))
     return [flags[f][0] for f in core], ("" if not unsure else "the core is not shown minimal: a check ran out of time")
 
 
-def shrink(items: list, still_unsat, dropped=lambda gone: None) -> list:
+def minimal_core(items: list, still_unsat, dropped=lambda gone: None) -> list:
     """A minimal sublist keeping still_unsat true (given it holds for items): chunks are dropped
     while that holds, halving the chunk down to single items. Minimal because a single item kept
     was needed by a larger list, so by every smaller one too (fewer constraints are easier)."""
