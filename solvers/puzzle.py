@@ -384,8 +384,9 @@ def _leaf_diff(path, x, y):
     yield f"{path} = {json.dumps(y)}"
 
 
-def save_plan(game, source: str, deal: dict, v: Verdict, path: str | Path, readings: dict | None = None):
-    data = {"#meta": {"source": source, "kind": "plan", "readings": readings or {}},
+def save_plan(game, source: str, deal: dict, v: Verdict, path: str | Path, readings: dict | None = None,
+              switches: dict | None = None):
+    data = {"#meta": {"source": source, "kind": "plan", "readings": readings or {}, "switches": switches or {}},
             "deal": {n: to_json(deal[n], game.state_types[n], game.domains) for n in deal},
             "score": v.score, "target": v.target,
             "record": {n: to_json(v.record[n], t, game.domains) for n, t in game.state_types.items()}}

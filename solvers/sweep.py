@@ -17,14 +17,15 @@ from pathlib import Path
 _GAMES: dict = {}
 
 
-def solve_seed(spec: str, readings: dict, seed: int, timeout: float, target, best: bool, advanced: bool) -> dict:
+def solve_seed(spec: str, readings: dict, switches: dict, seed: int, timeout: float, target, best: bool,
+               advanced: bool) -> dict:
     """One deal, solved in a worker (the spec is loaded once per process)."""
     from ..game import load
     from . import deals, puzzle
 
-    key = (spec, tuple(sorted(readings.items())))
+    key = (spec, tuple(sorted(readings.items())), tuple(sorted(switches.items())))
     if key not in _GAMES:
-        _GAMES[key] = load(spec, readings=readings)
+        _GAMES[key] = load(spec, readings=readings, switches=switches)
     g = _GAMES[key]
     t0 = time.monotonic()
     d = deals.deal(g, seed, advanced=advanced)
@@ -48,12 +49,13 @@ def done_seeds(out: Path) -> set[int]:
 
 
 def run(spec: str, seeds: list[int], out: str | Path, workers: int = 1, scheduler=None, timeout: float = 600.0,
-        target=None, best: bool = False, advanced: bool = False, readings: dict | None = None, progress=None) -> dict:
+        target=None, best: bool = False, advanced: bool = False, readings: dict | None = None, progress=None,
+        switches: dict | None = None) -> dict:
     out = Path(out)
     readings = readings or {}
     todo = [s for s in seeds if s not in done_seeds(out)]
     bar = progress or (lambda done, total, line: None)
-    args = (spec, readings)
+    args = (spec, readings, switches or {})
     total, finished = len(todo), 0
     with out.open("a", encoding="utf-8") as f:
         if out.stat().st_size and not out.read_bytes().endswith(b"\n"):

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import sys
 
-from .cli_analysis import _readings, guarded, load_game
+from .cli_analysis import _readings, _switches, guarded, load_game
 
 
 def add_parser(sub):
@@ -18,6 +18,7 @@ def add_parser(sub):
     p.add_argument("--best", action="store_true", help="the highest score reachable, with its plan, when the target is not")
     p.add_argument("--timeout", type=float, default=600.0, help="seconds in all (default 600); past it: unknown")
     p.add_argument("--reading", action="append", metavar="ID=CHOICE", help="choose a reading (repeatable)")
+    p.add_argument("--with", dest="switches", action="append", metavar="SWITCH,...", help="turn on expansions (the spec's switches)")
     p.add_argument("--plan", metavar="FILE", help="save the certified plan (zoospec replay re-checks it)")
     p.add_argument("--svg", metavar="FILE", help="draw the finished record as SVG")
     p.add_argument("--json", action="store_true", help="machine-readable output")
@@ -33,6 +34,7 @@ def add_parser(sub):
     w.add_argument("--best", action="store_true", help="the best score of each deal, not only whether the target is reached")
     w.add_argument("--advanced", action="store_true", help="deal the advanced game (a bronze objective)")
     w.add_argument("--reading", action="append", metavar="ID=CHOICE", help="choose a reading (repeatable)")
+    w.add_argument("--with", dest="switches", action="append", metavar="SWITCH,...", help="turn on expansions (the spec's switches)")
     w.add_argument("--json", action="store_true", help="print the summary as JSON")
     w.set_defaults(fn=cmd_sweep)
 
@@ -42,7 +44,7 @@ def cmd_solve(args) -> int:
     from .catalog import game_path
     from .solvers import picture, puzzle
 
-    g = load_game(args.game, args.reading)
+    g = load_game(args.game, args.reading, args.switches)
     if args.deal is not None:
         deal = puzzle.read_deal(g, args.deal)
     else:
@@ -54,7 +56,7 @@ def cmd_solve(args) -> int:
     progress = None if args.json else (lambda msg: print(f"  … {msg}", file=sys.stderr, flush=True))
     v = puzzle.solve(g, deal, target=args.target, best=args.best, timeout=args.timeout, progress=progress)
     if v.record is not None and args.plan:
-        puzzle.save_plan(g, str(game_path(args.game)), deal, v, args.plan, _readings(args.reading))
+        puzzle.save_plan(g, str(game_path(args.game)), deal, v, args.plan, _readings(args.reading), _switches(args.switches))
     if v.record is not None and args.svg:
         with open(args.svg, "w", encoding="utf-8") as f:
             f.write(picture.svg(g, v.record))
@@ -98,14 +100,14 @@ def cmd_sweep(args) -> int:
     from .catalog import game_path
     from .solvers import deals, sweep
 
-    load_game(args.game, args.reading)  # a bad spec or reading fails here, not in every worker
+    load_game(args.game, args.reading, args.switches)  # a bad spec or reading fails here, not in every worker
     seeds = deals.parse_range(args.deals)
     if args.workers < 1:
         from .errors import StateError
         raise StateError("--workers must be at least 1")
     summary = sweep.run(str(game_path(args.game)), seeds, args.out, workers=args.workers, scheduler=args.scheduler,
                         timeout=args.timeout, target=args.target, best=args.best, advanced=args.advanced,
-                        readings=_readings(args.reading), progress=None if args.json else sweep.progress_bar)
+                        readings=_readings(args.reading), switches=_switches(args.switches), progress=None if args.json else sweep.progress_bar)
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
