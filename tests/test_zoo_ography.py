@@ -151,6 +151,17 @@ def test_sweep_streams_results_and_resumes_with_local_workers(tmp_path):
     assert out.read_text().splitlines() == lines
 
 
+def test_sweep_deals_and_solves_under_a_switch(tmp_path):
+    """--with reaches the workers: a Connections sweep deals the advanced game with a monorail
+    layout. (A one-second budget: the answer is unknown — a timeout, reported as such.)"""
+    from zoospec.solvers import sweep
+    out = tmp_path / "r.jsonl"
+    s = sweep.run(SPEC, [3], out, workers=1, timeout=1, switches={"connections": True})
+    (line,) = [json.loads(x) for x in out.read_text().splitlines()]
+    assert s["unknown"] == 1 and line["status"] == "unknown"
+    assert line["deal"]["advanced"] and line["deal"]["mono"] != "no_monorail" and line["deal"]["goal"]["bronze"] == "circuit"
+
+
 def test_sweep_runs_on_a_dask_cluster(tmp_path):
     distributed = pytest.importorskip("distributed")
     from zoospec.solvers import sweep
