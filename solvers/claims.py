@@ -14,6 +14,9 @@
 - over `progress`: in every state satisfying the invariants and `given` where no end rule holds,
   some action (of `actions`, if given: a smaller question that still proves progress) is legal
   with some arguments. A counterexample is a stuck state.
+- over `independence` with `of: [vars]`: no rule's value and no action's legality or effect on
+  the rest of the state depends on those variables — two states that differ only there are told
+  apart by nothing (solvers/independence.py). A counterexample is such a pair of states.
 
 A counterexample is re-checked by the Python back end (and replayed, for moves and plays)
 before it is reported, and shrunk to a 1-minimal start state.
@@ -25,6 +28,7 @@ from dataclasses import dataclass, field
 
 import z3
 
+from . import independence
 from .shrink import shrink
 from .symbolic import Query, confirm, py_ended, py_has_move, py_value, python_invariants_hold
 from .traces import Step, Trace, replay
@@ -61,7 +65,7 @@ def check_all(game, timeout: float | None = 60.0, progress=None, only=None) -> l
 
 def check(game, claim, timeout: float | None = 60.0) -> Verdict:
     t0 = time.monotonic()
-    fn = {"state": _state, "move": _move, "play": _play, "progress": _progress}[claim.over]
+    fn = {"state": _state, "move": _move, "play": _play, "progress": _progress, "independence": _independence}[claim.over]
     v = fn(game, claim, timeout)
     v.seconds = round(time.monotonic() - t0, 3)
     return v
@@ -176,6 +180,13 @@ def _move(game, claim, timeout) -> Verdict:
                        f"no counterexample for {len(moves) - len(gave_up)} of {len(moves)} actions (UNSAT); Z3 gave up on {names}")
     extra = " and the measure drops on every move" if claim.decreases is not None else ""
     return Verdict(claim.id, "holds", claim.expect, method, f"no counterexample for any of {len(moves)} actions (UNSAT){extra}")
+
+
+# ------------------------------------------------------------------ over: independence
+
+def _independence(game, claim, timeout) -> Verdict:
+    return independence.check(game, claim, timeout, lambda status, method, detail, trace:
+                              Verdict(claim.id, status, claim.expect, method, detail, trace))
 
 
 # ------------------------------------------------------------------ over: progress

@@ -205,7 +205,10 @@ def trace_text(trace) -> str:
     if trace.params:
         out.append(f"parameters: {json.dumps(plain(trace.params))}")
     for i, s in enumerate(trace.states):
-        if i > 0:
+        if i > 0 and trace.pair is not None:
+            out.append(f"--- the same {trace.pair['item']} {json.dumps(trace.pair['args'])}, on a state that differs "
+                       f"only in {', '.join(trace.pair['of'])}")
+        elif i > 0:
             st = trace.steps[i - 1]
             a = trace.game.actions.get(st.action)
             where = f" ({a.loc.file}:{a.loc.line})" if a is not None else ""

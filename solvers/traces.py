@@ -9,6 +9,10 @@ step by step with the Python back end.
      "states": [{"#meta": {"index": 0}, "board": {"#set": ["0,1"]}, "score": 3},
                 {"#meta": {"index": 1, "action": "g.move", "args": {"c": "0,2"}}, ...}]}
 
+A *pair* (an independence claim's counterexample, solvers/independence.py) is two states side by
+side, not a move: its #meta names the rule or action and the arguments that tell them apart
+("pair": {"item", "args", "of"}), and its states carry no action.
+
 Values: bool and int as JSON (big ints as {"#bigint": "..."}), atoms as strings, sets as
 {"#set": [...]}, maps as {"#map": [[key, value], ...]}, records as objects — ITF's encoding.
 """
@@ -37,18 +41,20 @@ class Trace:
     steps: list[Step] = field(default_factory=list)
     params: dict = field(default_factory=dict)
     meta: dict = field(default_factory=dict)
+    pair: dict | None = None           # two states an item tells apart: {"item", "args", "of"}
 
     def to_itf(self) -> dict:
         g = self.game
         states = []
         for i, s in enumerate(self.states):
             m = {"index": i}
-            if i > 0:
+            if i > 0 and self.pair is None:
                 st = self.steps[i - 1]
                 m.update(action=st.action, args=plain(st.args))
             states.append({"#meta": m, **{n: to_itf(s[n], t, g.domains) for n, t in g.state_types.items()}})
         return {"#meta": {"format": "ITF", "format-description": FORMAT_URL, "source": str(g.file), "game": g.id,
-                          "readings": dict(g.chosen), "switches": dict(g.switches), **self.meta},
+                          "readings": dict(g.chosen), "switches": dict(g.switches), **self.meta,
+                          **({"pair": self.pair} if self.pair else {})},
                 "params": plain(self.params), "vars": list(g.state_types), "states": states}
 
 
@@ -97,19 +103,22 @@ def _field(v, key):
 
 def load_itf(game, data: dict) -> Trace:
     states, steps = [], []
+    pair = data.get("#meta", {}).get("pair")
     for i, s in enumerate(data.get("states", [])):
         try:
             states.append(game.state_from_json({n: from_itf(s[n], t) for n, t in game.state_types.items()}))
         except KeyError as e:
             raise StateError(f"state {i}: missing variable {e.args[0]}") from None
-        if i > 0:
+        if i > 0 and pair is None:
             m = s.get("#meta", {})
             if "action" not in m:
                 raise StateError(f"state {i}: #meta has no action")
             steps.append(Step(m["action"], m.get("args", {})))
     if not states:
         raise StateError("a trace needs at least one state")
-    return Trace(game, states, steps, data.get("params", {}), data.get("#meta", {}))
+    if pair is not None and (len(states) != 2 or not isinstance(pair, dict) or not {"item", "args", "of"} <= set(pair)):
+        raise StateError("a pair is two states and #meta.pair names its item, args and of")
+    return Trace(game, states, steps, data.get("params", {}), data.get("#meta", {}), pair)
 
 
 @dataclass
@@ -123,6 +132,12 @@ def replay(trace: Trace) -> list[StepCheck]:
     """Re-check every step with the Python back end: each action legal in the state before it,
     and its effect equal to the state after it."""
     g = trace.game
+    if trace.pair is not None:
+        from .independence import py_difference
+        p = trace.pair
+        why = py_difference(g, p["item"], trace.states[0], trace.states[1], p["args"], set(p["of"]))
+        return [StepCheck(1, why is not None, f"{p['item']} {why}" if why else
+                          f"{p['item']} does not tell the two states apart (or they differ outside {', '.join(p['of'])})")]
     out = []
     for i, st in enumerate(trace.steps):
         pre, post = trace.states[i], trace.states[i + 1]

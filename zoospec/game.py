@@ -96,6 +96,7 @@ class Claim:
     loc: Loc
     actions: tuple[str, ...] = ()  # for move and play: only these (empty: every action)
     decreases: ir.Expr | None = None  # for move: an int every such move lowers, staying >= 0
+    of: tuple[str, ...] = ()  # for independence: the state variables nothing may depend on
 
 
 class Game:
@@ -770,7 +771,14 @@ class Loader:
                 continue
             sc = self.scope(dict(params))
             given = self.expr(c["given"], p + ("given",), sc, cid, BOOL) if "given" in c else None
-            body = self.expr(c["body"], p + ("body",), sc, cid, BOOL)
+            body = self.expr(c["body"], p + ("body",), sc, cid, BOOL) if "body" in c else ir.Lit(True, BOOL)
+            if ("body" in c) == (c.get("over") == "independence") or ("of" in c) != (c.get("over") == "independence"):
+                self.err(p + ("over",), "an independence claim names `of` and has no body (it is checked on every rule and "
+                                        "action); other claims have a body and no `of`", cid)
+                continue
+            for j, name in enumerate(c.get("of", [])):
+                if name not in self.g.state_types:
+                    self.err(p + ("of", j), f"'{name}' is not a state variable{suggest(name, self.g.state_types)}", cid)
             decreases = self.expr(c["decreases"], p + ("decreases",), sc, cid, INT) if "decreases" in c else None
             if body is None or ("given" in c and given is None) or ("decreases" in c and decreases is None):
                 continue
@@ -782,7 +790,7 @@ class Loader:
                     self.err(p + ("actions",), f"claim names action '{aid}', which the spec does not define{suggest(aid, self.g.actions)}", cid)
             self.g.claims[cid] = Claim(cid, c["says"], self.cite(c.get("cite"), p), c.get("over", "state"), params, given, body,
                                        c.get("expect", "holds"), c.get("bound", {}), self.doc.loc(p, cid),
-                                       tuple(c.get("actions", ())), decreases)
+                                       tuple(c.get("actions", ())), decreases, tuple(c.get("of", ())))
 
 
 class _Failed(Exception):

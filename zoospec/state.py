@@ -290,15 +290,41 @@ class SymState:
         self.leaves = [(v, lt) for v, lt in self.leaves if v.get_id() not in fixed]
         self.vars[name] = _substituted(self.vars[name], {a.get_id(): _shared(b) for a, b in pairs})
 
+    def terms(self, name: str) -> list:
+        """The Z3 leaves of state variable `name`, in a fixed order (two states' lists line up)."""
+        return list(_terms(self.vars[name]))
+
+    def share(self, other: "SymState", names) -> None:
+        """Make state variables `names` the very terms of `other`'s: the two states can then
+        differ only in the rest, and whatever reads none of the rest compiles to one term."""
+        gone = {v.get_id() for n in names for v in _terms(self.vars[n])}
+        self.leaves = [(v, lt) for v, lt in self.leaves if v.get_id() not in gone]
+        for n in names:
+            self.vars[n] = other.vars[n]
+
     def equal(self, other: "SymState | dict") -> z3.BoolRef:
         """This state equals another symbolic state (or a dict of back-end values), leaf by leaf."""
         others = other.vars if isinstance(other, SymState) else other
-        return z3.And([_leaf_eq(self.vars[n], others[n]) for n in self.types] or [z3.BoolVal(True)])
+        return z3.And([leaf_eq(self.vars[n], others[n]) for n in self.types] or [z3.BoolVal(True)])
 
 
 def _shared(c):
     """Bool constants as the back end's own TRUE/FALSE, which its shortcuts test by identity."""
     return TRUE if z3.is_true(c) else FALSE if z3.is_false(c) else c
+
+
+def _terms(v):
+    """The Z3 leaves of a structured back-end value."""
+    if isinstance(v, ZSet):
+        yield from v.bits.values()
+    elif isinstance(v, ZMap):
+        for e in v.entries.values():
+            yield from _terms(e)
+    elif isinstance(v, ZRec):
+        for f in v.fields.values():
+            yield from _terms(f)
+    else:
+        yield v
 
 
 def _substituted(v, by_id):
@@ -311,11 +337,13 @@ def _substituted(v, by_id):
     return by_id.get(v.get_id(), v)
 
 
-def _leaf_eq(a, b):
+def leaf_eq(a, b):
+    """Two back-end values of one type are equal, leaf by leaf (a Z3 Bool)."""
     if isinstance(a, ZSet):
         return z3.And([a.bits[k] == b.bits.get(k, z3.BoolVal(False)) for k in a.codes] or [z3.BoolVal(True)])
     if isinstance(a, ZMap):
-        return z3.And([_leaf_eq(a.entries[k], b.entries[k]) for k in a.codes] or [z3.BoolVal(True)])
+        return z3.And([leaf_eq(a.entries[k], b.entries[k]) for k in a.codes] or [z3.BoolVal(True)])
     if isinstance(a, ZRec):
-        return z3.And([_leaf_eq(a.fields[n], b.fields[n]) for n in a.fields] or [z3.BoolVal(True)])
-    return a == b
+        return z3.And([leaf_eq(a.fields[n], b.fields[n]) for n in a.fields] or [z3.BoolVal(True)])
+    eq = a == b
+    return z3.BoolVal(eq) if isinstance(eq, bool) else eq
