@@ -218,3 +218,17 @@ def test_the_commands_draw_a_set_play_it_with_the_variants_and_score_a_map(tmp_p
     assert main(["score", "zoo-parque", example, "--over-start", "--json", "--with", "competitive"]) == 0
     lines = {(ln["rule"], ln["args"]["p"]): ln["points"] for ln in json.loads(capsys.readouterr().out)["lines"] if "x" not in ln["args"]}
     assert lines == {("zp.score.total", 1): 16, ("zp.score.total", 2): 9}   # player 1's Area is 4 grass spaces
+
+
+def test_nobody_ever_has_to_lift_a_domino():
+    """Play, 11, checked: what the dominoes cover (`under`, written by every placement) is read by
+    no rule and no action, so nothing depends on it. Under the what_was_below reading a discard
+    reads it (zp.feed), and the read sets no longer settle the claim by themselves."""
+    from zoospec.solvers import claims, independence
+    g = game(SPEC)
+    v = claims.check(g, g.claims["zp.claim.never-lift"], timeout=60)
+    assert v.verdict == "holds" and v.detail.startswith("none of 45 rules and actions depends on under: 45 never read them")
+    below = game(SPEC).with_readings({"discard_leaves": "what_was_below"})
+    readers = [x.id for x in independence._items(below, below.claims["zp.claim.never-lift"])
+               if independence._reads(below, x, {"under"})]
+    assert readers == ["zp.feed"]
