@@ -13,7 +13,7 @@ from html import escape
 
 from zoospec.domains import GridDomain
 from zoospec.state import zero
-from zoospec.types import AtomT, MapT, SetT
+from zoospec.types import AtomT, BoolT, IntT, MapT, RecordT, SetT
 
 from . import picture_views
 from .traces import plain
@@ -27,7 +27,8 @@ def _grid(game, t):
 
 
 def _cells_grid(game, t):
-    if isinstance(t, MapT):
+    """The grid a map from grid cells to single values is drawn on (a map to records is listed)."""
+    if isinstance(t, MapT) and isinstance(t.value, (BoolT, IntT, AtomT)):
         d = game.domains[t.key]
         return d if isinstance(d, GridDomain) else None
     return None
@@ -44,28 +45,31 @@ def _rows(d: GridDomain, mark):
 
 
 def _leaves(v, t, keys=()):
+    """(keys, value, type) of every scalar or set inside v: map keys, then record field names."""
     if isinstance(t, MapT):
         for k, x in v.items():
             yield from _leaves(x, t.value, keys + (k,))
+    elif isinstance(t, RecordT):
+        for name, ft in t.fields:
+            yield from _leaves(v[name], ft, keys + (name,))
     else:
-        yield keys, v
+        yield keys, v, t
 
 
 def _sparse(game, n, v, t) -> list[str]:
-    """A big or nested map as its entries that differ from the plain value (0, false, empty),
-    one line per first key: `herd[1]: p4.zebra=4, barn.camel=1`."""
-    leaf_type = t
-    while isinstance(leaf_type, MapT):
-        leaf_type = leaf_type.value
-    plain_value = zero(leaf_type, game.domains)
+    """A big or nested map as its entries that differ from the plain value (0, false, empty, a
+    domain's first atom), one line per first key: `herd[1]: p4.zebra=4, barn.camel=1`."""
     by_first: dict = {}
-    for keys, x in _leaves(v, t):
+    kinds = set()
+    for keys, x, leaf_type in _leaves(v, t):
+        plain_value = zero(leaf_type, game.domains)
+        kinds.add(json.dumps(plain(plain_value)))
         if x != plain_value:
             by_first.setdefault(keys[0], []).append((keys[1:], x))
-    shown = json.dumps(plain(plain_value))
+    shown = kinds.pop() if len(kinds) == 1 else "plain"
     if not by_first:
         return [f"{n}: all {shown}"]
-    if not isinstance(t.value, MapT):  # one level: one line
+    if not isinstance(t.value, (MapT, RecordT)):  # one level: one line
         return [f"{n}: " + ", ".join(f"{k}={json.dumps(plain(x))}" for k, [(_, x)] in by_first.items()) + f"  (others {shown})"]
     out = []
     for k, entries in by_first.items():

@@ -232,3 +232,15 @@ def test_nobody_ever_has_to_lift_a_domino():
     readers = [x.id for x in independence._items(below, below.claims["zp.claim.never-lift"])
                if independence._reads(below, x, {"under"})]
     assert readers == ["zp.feed"]
+
+
+def test_what_a_domino_covers_is_listed_by_entry_not_drawn_as_a_grid():
+    """`under` (a map from cells to records) is no view's: the picture lists its entries that are
+    not plain, field by field, where a grid of first characters would show only '{'."""
+    from zoospec.solvers import picture
+    g = game(SPEC)
+    st = g.state_to_json(g.start_state(2))
+    st["under"]["2,2"] = {**st["under"]["2,2"], "animal": "okapi", "food": True, "tile": 3}
+    text = picture.text(g, g.state_from_json(st))
+    assert '    under[2,2]: animal="okapi", food=true, tile=3\n      (under: every other entry plain)' in text
+    assert "{{" not in text
