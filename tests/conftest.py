@@ -31,7 +31,7 @@ def game(path: str):
 # keeps one worker busy while the other idles (measured: the 3-player Zoo Parque replay, ~650 s
 # under load, ran last). Whole-game replays, the Exhibit flood fills (~390 s together with Strong
 # Species) and transition relations go out first; the rest keep their order.
-HEAVY = (("seeded_game", "game_with_feeding"), ("flood_fill",), ("test_transition_relation",))
+HEAVY = (("seeded_game", "game_with_feeding", "pays_its_food_icons"), ("flood_fill",), ("test_transition_relation",))
 
 
 def pytest_collection_modifyitems(items):

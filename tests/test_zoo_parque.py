@@ -1,5 +1,5 @@
-"""Zoo Parque end to end: seeded games (with and without the variants, Feeding and Strong Species) and a game with
-a Feed Phase play to their end with every move legal under both back ends; Exhibits found by the
+"""Zoo Parque end to end: seeded games (with and without the variants, Feeding and Strong Species) and games with
+a Feed Phase (Feeding; Feeding with Unnatural Utilities' food owed) play to their end with every move legal under both back ends; Exhibits found by the
 spec match a brute-force flood fill on generated maps, through both back ends; domino sets drawn
 from seeds keep the set rules."""
 import json
@@ -23,7 +23,7 @@ SPEC = str(ROOT / "spec" / "zoo-parque.yaml")
 SIDES = {0: (-1, 0, "n", "s"), 1: (0, 1, "e", "w"), 2: (1, 0, "s", "n"), 3: (0, -1, "w", "e")}
 
 
-@pytest.mark.parametrize("players,switches", [(2, {}), (3, {"harder": True, "competitive": True, "feeding": True, "strong_species": True})])
+@pytest.mark.parametrize("players,switches", [(2, {}), (3, {"harder": True, "competitive": True, "feeding": True, "strong_species": True, "unnatural_utilities": True})])
 def test_a_seeded_game_ends_by_the_rules_with_every_move_legal_under_both_back_ends(players, switches):
     g = game(SPEC).with_readings({}, switches) if switches else game(SPEC)
     result = play.play(g, dominoes.start_with(g, players, players), seed=players, max_steps=2000)
@@ -43,18 +43,16 @@ def test_a_seeded_game_ends_by_the_rules_with_every_move_legal_under_both_back_e
     assert_legal_under_both_back_ends(result.trace)
 
 
-def test_a_game_with_feeding_feeds_an_exhibit_and_every_move_is_legal_under_both_back_ends():
-    """Random games seldom finish an Exhibit while another claimed one holds animals, so this one
-    starts from the Feeding cases' map (spec/cases/zoo-parque/feeding.yaml) with the jungle pair
-    still open to the east: player 1 closes it with a fenced path domino, the grass Exhibit gives
-    up its giraffes' domino, and the game is then played out at random."""
-    g = game(SPEC).with_readings({}, {"feeding": True})
-    doc = load_file(ROOT / "spec" / "cases" / "zoo-parque" / "feeding.yaml").data
-    path_half = {"ground": "path", "animal": "no_animal", "food": False, "n": "no_fence", "e": "no_fence", "s": "no_fence", "w": "no_fence"}
-    start = merged(merged(g.state_to_json(g.start_state(2)), doc["base_state"]),
-                   {"phase": "play", "placed": 0, "sq": {"4,4": {"e": "no_fence"}},
-                    "dom": {"10": {"1": {**path_half, "w": "weak"}, "2": path_half}}})
-    script = [("zp.place", {"d": 10, "c": "4,5", "r": 1}), ("zp.feed", {"x": "2,0", "d": 1}), ("zp.end-feed", {})]
+PATH_HALF = {"ground": "path", "animal": "no_animal", "food": False, "n": "no_fence", "e": "no_fence", "s": "no_fence", "w": "no_fence"}
+
+
+def _scripted_then_random(switches, cases, changes, script):
+    """Start from a case file's map with `changes`, play `script`, then the game out at random;
+    every move is re-checked by both back ends. Returns the trace's states as JSON."""
+    g = game(SPEC).with_readings({}, switches)
+    doc = load_file(ROOT / "spec" / "cases" / "zoo-parque" / cases).data
+    start = merged(merged(g.state_to_json(g.start_state(2)), doc["base_state"]), changes)
+    script = list(script)
 
     def choose(state, moves):
         if script:
@@ -64,10 +62,41 @@ def test_a_game_with_feeding_feeds_an_exhibit_and_every_move_is_legal_under_both
 
     result = play.play(g, g.state_from_json(start), max_steps=2000, choose=choose)
     assert result.ended_by == "an end rule holds" and not script
-    after_feed, looked = (g.state_to_json(result.trace.states[i]) for i in (2, 3))
+    assert_legal_under_both_back_ends(result.trace)
+    return [g.state_to_json(st) for st in result.trace.states]
+
+
+def test_a_game_with_feeding_feeds_an_exhibit_and_every_move_is_legal_under_both_back_ends():
+    """Random games seldom finish an Exhibit while another claimed one holds animals, so this one
+    starts from the Feeding cases' map (spec/cases/zoo-parque/feeding.yaml) with the jungle pair
+    still open to the east: player 1 closes it with a fenced path domino, the grass Exhibit gives
+    up its giraffes' domino, and the game is then played out at random."""
+    states = _scripted_then_random(
+        {"feeding": True}, "feeding.yaml",
+        {"phase": "play", "placed": 0, "sq": {"4,4": {"e": "no_fence"}},
+         "dom": {"10": {"1": {**PATH_HALF, "w": "weak"}, "2": PATH_HALF}}},
+        [("zp.place", {"d": 10, "c": "4,5", "r": 1}), ("zp.feed", {"x": "2,0", "d": 1}), ("zp.end-feed", {})])
+    after_feed, looked = states[2], states[3]
     assert after_feed["sq"]["2,0"]["tile"] == 0 and not after_feed["pawn"]["1"]["1"]["on"]
     assert looked["inside"] == ["4,3", "4,4"] and looked["phase"] == "play"   # the grass pair is open now
-    assert_legal_under_both_back_ends(result.trace)
+
+
+def test_with_unnatural_utilities_an_exhibit_pays_its_food_icons_over_two_discards():
+    """From the Unnatural Utilities cases' map (spec/cases/zoo-parque/unnatural-utilities.yaml)
+    with the grass pair open to the west and not yet inside an Exhibit: player 1 closes it with a
+    path domino laid south from 4,3 (its printed north fence faces east, onto the grass), so a Feed
+    Phase starts; the jungle Exhibit owes 8 // 4 = 2 icons, pays 1 with domino 6 and the last with
+    domino 5; the grass pair, just finished, feeds nothing. Then the game is played out at random."""
+    states = _scripted_then_random(
+        {"feeding": True, "unnatural_utilities": True}, "unnatural-utilities.yaml",
+        {"phase": "play", "placed": 0, "due": False, "inside": ["1,1", "1,2", "2,1", "2,2"],
+         "sq": {"4,4": {"w": "no_fence"}}, "dom": {"10": {"1": {**PATH_HALF, "n": "weak"}, "2": PATH_HALF}}},
+        [("zp.place", {"d": 10, "c": "4,3", "r": 2}), ("zp.feed", {"x": "1,1", "d": 6}),
+         ("zp.feed-more", {"d": 5}), ("zp.end-feed", {})])
+    first, second, looked = states[2], states[3], states[4]
+    assert first["owing"] == 1 and first["being_fed"] == ["1,1", "1,2", "2,1", "2,2"]
+    assert second["owing"] == 0 and second["sq"]["1,1"]["tile"] == second["sq"]["2,2"]["tile"] == 0
+    assert looked["phase"] == "play" and looked["being_fed"] == [] and looked["inside"] == ["4,4", "4,5"]
 
 
 # ---------------------------------------------------------------- Exhibits against a flood fill
@@ -223,15 +252,15 @@ def test_the_commands_draw_a_set_play_it_with_the_variants_and_score_a_map(tmp_p
 def test_nobody_ever_has_to_lift_a_domino():
     """Play, 11, checked: what the dominoes cover (`under`, written by every placement) is read by
     no rule and no action, so nothing depends on it. Under the what_was_below reading a discard
-    reads it (zp.feed), and the read sets no longer settle the claim by themselves."""
+    reads it (zp.feed, zp.feed-more: the discard, zp.feed.lift), and the read sets no longer settle the claim by themselves."""
     from zoospec.solvers import claims, independence
     g = game(SPEC)
     v = claims.check(g, g.claims["zp.claim.never-lift"], timeout=60)
-    assert v.verdict == "holds" and v.detail.startswith("none of 45 rules and actions depends on under: 45 never read them")
+    assert v.verdict == "holds" and v.detail.startswith("none of 47 rules and actions depends on under: 47 never read them")
     below = game(SPEC).with_readings({"discard_leaves": "what_was_below"})
     readers = [x.id for x in independence._items(below, below.claims["zp.claim.never-lift"])
                if independence._reads(below, x, {"under"})]
-    assert readers == ["zp.feed"]
+    assert readers == ["zp.feed", "zp.feed-more"]
 
 
 def test_what_a_domino_covers_is_listed_by_entry_not_drawn_as_a_grid():
