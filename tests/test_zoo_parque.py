@@ -23,7 +23,7 @@ SPEC = str(ROOT / "spec" / "zoo-parque.yaml")
 SIDES = {0: (-1, 0, "n", "s"), 1: (0, 1, "e", "w"), 2: (1, 0, "s", "n"), 3: (0, -1, "w", "e")}
 
 
-@pytest.mark.parametrize("players,switches", [(2, {}), (3, {"harder": True, "competitive": True, "feeding": True, "strong_species": True, "unnatural_utilities": True})])
+@pytest.mark.parametrize("players,switches", [(2, {}), (3, {"harder": True, "competitive": True, "feeding": True, "strong_species": True, "unnatural_utilities": True, "wildlife_wishes": True})])
 def test_a_seeded_game_ends_by_the_rules_with_every_move_legal_under_both_back_ends(players, switches):
     g = game(SPEC).with_readings({}, switches) if switches else game(SPEC)
     result = play.play(g, dominoes.start_with(g, players, players), seed=players, max_steps=2000)
