@@ -1,7 +1,7 @@
 """What every whole game must show: each rule has a known-answer case where it holds and one where
-it does not (an effect rule: a case of an action that runs it), and each action a case for its effect (the cases themselves run in test_cases.py,
-through both back ends); a seed replays the same game; `play --players N` plays one to its end
-from the command line. Each game's own file (test_zooloretto.py, test_new_york_zoo.py, test_zoo_parque.py) plays a
+it does not (an effect rule: a case of an action that runs it), and each action a case for its
+effect (the cases themselves run in test_cases.py, through both back ends); a seed replays the
+same game; `play --players N` plays one to its end from the command line. Each game's own file (test_zooloretto.py, test_new_york_zoo.py, test_zoo_parque.py) plays a
 seeded game per player count through `assert_legal_under_both_back_ends`."""
 import pytest
 

@@ -1,7 +1,7 @@
-"""Zoo Parque end to end: seeded games (with and without the variants, Feeding and Strong Species) and games with
-a Feed Phase (Feeding; Feeding with Unnatural Utilities' food owed) play to their end with every move legal under both back ends; Exhibits found by the
-spec match a brute-force flood fill on generated maps, through both back ends; domino sets drawn
-from seeds keep the set rules."""
+"""Zoo Parque end to end: seeded games (with and without the variants and expansions) and games
+with a Feed Phase (Feeding; Feeding with Unnatural Utilities' food owed) play to their end with
+every move legal under both back ends; Exhibits found by the spec match a brute-force flood fill
+on generated maps, through both back ends; domino sets drawn from seeds keep the set rules."""
 import json
 import random
 from functools import lru_cache
@@ -252,7 +252,8 @@ def test_the_commands_draw_a_set_play_it_with_the_variants_and_score_a_map(tmp_p
 def test_nobody_ever_has_to_lift_a_domino():
     """Play, 11, checked: what the dominoes cover (`under`, written by every placement) is read by
     no rule and no action, so nothing depends on it. Under the what_was_below reading a discard
-    reads it (zp.feed, zp.feed-more: the discard, zp.feed.lift), and the read sets no longer settle the claim by themselves."""
+    reads it (zp.feed and zp.feed-more, through zp.feed.lift), and the read sets no longer settle
+    the claim by themselves."""
     from zoospec.solvers import claims, independence
     g = game(SPEC)
     v = claims.check(g, g.claims["zp.claim.never-lift"], timeout=60)
