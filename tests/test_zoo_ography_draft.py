@@ -38,7 +38,23 @@ def test_the_drafts_promises_are_proved(capsys):
     assert verdicts == {"zgd.claim.invariants-kept": "holds", "zgd.claim.three-to-choose": "holds",
                         "zgd.claim.ten-turns-each": "holds", "zgd.claim.always-a-move": "holds",
                         "zgd.claim.game-ends": "holds", "zgd.claim.one-winner": "holds",
-                        "zgd.claim.one-secluded": "holds"}
+                        "zgd.claim.one-secluded": "holds", "zgd.claim.tracks-suffice": "holds"}
+
+
+def test_with_connections_the_promises_hold_and_sixteen_tracks_just_suffice(tmp_path, capsys):
+    """With the Connections expansion every claim still holds, the track pile included; with one
+    track fewer, Z3 finds a four-player game's last reset short of a track."""
+    assert main(["check", "zoo-ography-draft", "--with", "connections", "--json", "--timeout", "600"]) == 0
+    assert {c["verdict"] for c in json.loads(capsys.readouterr().out)["claims"]} == {"holds"}
+    text = open(SPEC, encoding="utf-8").read()
+    assert text.count('      type: "int[0..16]"\n      value: 16') == 1
+    mutant = tmp_path / "draft.yaml"
+    mutant.write_text(text.replace('      type: "int[0..16]"\n      value: 16', '      type: "int[0..16]"\n      value: 15'),
+                      encoding="utf-8")
+    assert main(["check", str(mutant), "--with", "connections", "--claim", "zgd.claim.tracks-suffice", "--json"]) != 0
+    (c,) = json.loads(capsys.readouterr().out)["claims"]
+    (state,) = c["trace"]["states"]
+    assert c["verdict"] == "fails" and state["players"] == 4 and state["pile"] < 2
 
 
 def test_a_secluded_animal_on_a_plank_breaks_the_one_patch_promise(capsys):
@@ -68,9 +84,9 @@ def test_without_the_turn_order_tie_break_two_players_can_tie(tmp_path, capsys):
     assert c["verdict"] == "fails" and "undefined" in c["detail"]
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_a_whole_draft_gives_everyone_ten_turns_from_at_least_three_tiles(players):
-    g = game(SPEC)
+@pytest.mark.parametrize("players,connections", [(2, False), (3, False), (4, False), (4, True)])
+def test_a_whole_draft_gives_everyone_ten_turns_from_at_least_three_tiles(players, connections):
+    g = game(SPEC).with_readings({}, {"connections": connections})
     offered = []
     res = play.play(g, g.start_state(players), seed=players,
                     on_step=lambda i, st, s: offered.append(s["draft"] + 1) if st.action.startswith("zgd.take-") else None)
@@ -84,4 +100,7 @@ def test_a_whole_draft_gives_everyone_ten_turns_from_at_least_three_tiles(player
                + sum(final["held"][p][k] + final["zoo"][p][k] + (k == "secluded" and final["patch"][p]) for p in seats)
                == {"nobody": 0, "zebra": 9, "ostrich": 9, "gazelle": 9, "elephant": 6, "giraffe": 6, "rhino": 6,
                    "secluded": 34}[k] for k in final["supply"] if k != "nobody")
+    if connections:  # tracks left the pile at resets and reached hands with their tiles
+        assert final["pile"] < 16 and any(st.args.get("m") for st in res.trace.steps)
+        assert any(st.action == "zgd.build-monorail" for st in res.trace.steps)
     assert_legal_under_both_back_ends(res.trace)
