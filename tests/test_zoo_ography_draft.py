@@ -9,7 +9,7 @@ import pytest
 from conftest import ROOT, game
 from test_whole_games import _actions_using, _expectations, assert_legal_under_both_back_ends
 from zoospec.cli import main
-from zoospec.solvers import play
+from zoospec.solvers import picture, play
 from zoospec.solvers.symbolic import python_invariants_hold
 
 SPEC = str(ROOT / "spec" / "zoo-ography-draft.yaml")
@@ -100,6 +100,9 @@ def test_a_whole_draft_gives_everyone_ten_turns_from_at_least_three_tiles(player
                + sum(final["held"][p][k] + final["zoo"][p][k] + (k == "secluded" and final["patch"][p]) for p in seats)
                == {"nobody": 0, "zebra": 9, "ostrich": 9, "gazelle": 9, "elephant": 6, "giraffe": 6, "rhino": 6,
                    "secluded": 34}[k] for k in final["supply"] if k != "nobody")
+    drawn = picture.text(g, final)  # the end drawn: the game over, each player's zoo listed
+    assert "The game is over" in drawn and "?" not in drawn
+    assert all(f"Player {p}'s zoo ({sum(final['zoo'][p].values())} animals)" in drawn for p in seats)
     if connections:  # tracks left the pile at resets and reached hands with their tiles
         assert final["pile"] < 16 and any(st.args.get("m") for st in res.trace.steps)
         assert any(st.action == "zgd.build-monorail" for st in res.trace.steps)
