@@ -100,6 +100,8 @@ def test_a_whole_draft_gives_everyone_ten_turns_from_at_least_three_tiles(player
                + sum(final["held"][p][k] + final["zoo"][p][k] + (k == "secluded" and final["patch"][p]) for p in seats)
                == {"nobody": 0, "zebra": 9, "ostrich": 9, "gazelle": 9, "elephant": 6, "giraffe": 6, "rhino": 6,
                    "secluded": 34}[k] for k in final["supply"] if k != "nobody")
+    taken = {st.action for st in res.trace.steps}  # every move of the spec played (the monorail's with its switch)
+    assert taken == set(g.actions) - (set() if connections else {"zgd.build-monorail"})
     drawn = picture.text(g, final)  # the end drawn: the game over, each player's zoo listed
     assert "The game is over" in drawn and "?" not in drawn
     assert all(f"Player {p}'s zoo ({sum(final['zoo'][p].values())} animals)" in drawn for p in seats)
