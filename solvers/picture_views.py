@@ -108,7 +108,9 @@ def parts(game, state):
                 items = [t for ienv in _bindings(game, view.items.params, view.items.given, state, env)
                          if (t := _text(game, view.items.text, state, ienv)) is not None]
                 k = view.items.per_line
-                lines = [view.items.sep.join(items[i:i + k]) for i in range(0, len(items), k)] or [""]
+                lines = [view.items.sep.join(items[i:i + k]) for i in range(0, len(items), k)]
+                if not lines and title is not None:  # a title stands alone; untitled, nothing is drawn
+                    lines = [""]
                 if title is not None:  # an items view's title leads its first line
                     lines[0] = f"{title} {lines[0]}".rstrip()
                 out.extend(("line", ln) for ln in lines)

@@ -84,11 +84,16 @@ def test_without_the_turn_order_tie_break_two_players_can_tie(tmp_path, capsys):
     assert c["verdict"] == "fails" and "undefined" in c["detail"]
 
 
-@pytest.mark.parametrize("players,connections", [(2, False), (3, False), (4, False), (4, True)])
-def test_a_whole_draft_gives_everyone_ten_turns_from_at_least_three_tiles(players, connections):
-    g = game(SPEC).with_readings({}, {"connections": connections})
+WORLD_EXHIBITS = {"zgd.draw-sponsor", "zgd.reveal-secluded", "zgd.take-sponsors", "zgd.take-secluded-sponsor",
+                  "zgd.sponsor-reward", "zgd.place-sponsor-animal"}
+
+
+@pytest.mark.parametrize("players,connections,world_exhibits,seed", [  # seeds whose games take every move
+    (2, False, False, 2), (3, False, False, 3), (4, False, False, 4), (4, True, False, 4), (3, False, True, 9)])
+def test_a_whole_draft_gives_everyone_ten_turns_from_at_least_three_tiles(players, connections, world_exhibits, seed):
+    g = game(SPEC).with_readings({}, {"connections": connections, "world_exhibits": world_exhibits})
     offered = []
-    res = play.play(g, g.start_state(players), seed=players,
+    res = play.play(g, g.start_state(players), seed=seed, max_steps=1000,
                     on_step=lambda i, st, s: offered.append(s["draft"] + 1) if st.action.startswith("zgd.take-") else None)
     assert res.ended_by == "an end rule holds"
     final = res.trace.states[-1]
@@ -100,12 +105,46 @@ def test_a_whole_draft_gives_everyone_ten_turns_from_at_least_three_tiles(player
                + sum(final["held"][p][k] + final["zoo"][p][k] + (k == "secluded" and final["patch"][p]) for p in seats)
                == {"nobody": 0, "zebra": 9, "ostrich": 9, "gazelle": 9, "elephant": 6, "giraffe": 6, "rhino": 6,
                    "secluded": 34}[k] for k in final["supply"] if k != "nobody")
-    taken = {st.action for st in res.trace.steps}  # every move of the spec played (the monorail's with its switch)
-    assert taken == set(g.actions) - (set() if connections else {"zgd.build-monorail"})
+    taken = {st.action for st in res.trace.steps}  # every move of the spec played (the expansions' with their switches)
+    assert taken == (set(g.actions) - (set() if connections else {"zgd.build-monorail"})
+                     - ({"zgd.take-secluded"} if world_exhibits else WORLD_EXHIBITS))
     drawn = picture.text(g, final)  # the end drawn: the game over, each player's zoo listed
     assert "The game is over" in drawn and "?" not in drawn
     assert all(f"Player {p}'s zoo ({sum(final['zoo'][p].values())} animals)" in drawn for p in seats)
+    assert ("Player 1's sponsors:" in drawn) == world_exhibits
     if connections:  # tracks left the pile at resets and reached hands with their tiles
         assert final["pile"] < 16 and any(st.args.get("m") for st in res.trace.steps)
         assert any(st.action == "zgd.build-monorail" for st in res.trace.steps)
+    if world_exhibits:  # all 44 sponsor cards accounted for; no unique meeple left the supply
+        assert sum(sum(v.values()) for v in final["cards"].values()) + sum(
+            final["shand"][p] + final["sdone"][p] for p in seats) == 44
+        assert final["supply"]["secluded"] == 34 and any(final["track"][p] > 0 for p in seats)
+    assert_legal_under_both_back_ends(res.trace)
+
+
+def test_with_world_exhibits_the_promises_hold():
+    """With World Exhibits (and Connections beside it) every claim still holds: the sponsors'
+    invariant is kept by every move, the measure still drops, a secluded sponsor's animal counts
+    toward the one patch."""
+    assert main(["check", "zoo-ography-draft", "--with", "world_exhibits", "--with", "connections", "--timeout", "600"]) == 0
+
+
+def test_the_general_sponsor_deck_runs_out_before_the_tiles_do():
+    """The rulebook refills the sponsor draft to four general sponsors at every reset but never
+    says what happens when the 30-card deck cannot: four players taking two sponsors a turn reach
+    a due reset with the deck short (here a reset draws what is left, an assumption the spec
+    names). The game is played by the rules, every move checked by both back ends."""
+    g = game(SPEC).with_readings({}, {"world_exhibits": True})
+
+    def greedy(state, moves):  # two sponsor cards whenever the rules allow, else the first move
+        two = [i for i, m in enumerate(moves) if m.action == "zgd.take-sponsors" and m.args["y"] != "no_sponsor"]
+        return two[0] if two else 0
+
+    res = play.play(g, g.start_state(4), choose=greedy, max_steps=1000)
+    assert res.ended_by == "an end rule holds"
+    short = [s for st, s in zip(res.trace.steps, res.trace.states[1:])
+             if st.action == "zgd.reset" and s["srefill"] < 4 - sum(s["cards"]["draft_general"].values())
+             - sum(s["cards"]["draft_marked"].values())]
+    assert short and sum(short[0]["cards"]["general_deck"].values()) == short[0]["srefill"]
+    assert all(python_invariants_hold(g, s) for s in res.trace.states)
     assert_legal_under_both_back_ends(res.trace)
