@@ -38,7 +38,8 @@ def test_the_drafts_promises_are_proved(capsys):
     assert verdicts == {"zgd.claim.invariants-kept": "holds", "zgd.claim.three-to-choose": "holds",
                         "zgd.claim.ten-turns-each": "holds", "zgd.claim.always-a-move": "holds",
                         "zgd.claim.game-ends": "holds", "zgd.claim.one-winner": "holds",
-                        "zgd.claim.one-secluded": "holds", "zgd.claim.tracks-suffice": "holds"}
+                        "zgd.claim.one-secluded": "holds", "zgd.claim.tracks-suffice": "holds",
+                        "zgd.claim.ten-stars-at-most": "holds"}
 
 
 def test_with_connections_the_promises_hold_and_sixteen_tracks_just_suffice(tmp_path, capsys):
@@ -122,11 +123,23 @@ def test_a_whole_draft_gives_everyone_ten_turns_from_at_least_three_tiles(player
     assert_legal_under_both_back_ends(res.trace)
 
 
-def test_with_world_exhibits_the_promises_hold():
+def test_with_world_exhibits_the_promises_hold(tmp_path, capsys):
     """With World Exhibits (and Connections beside it) every claim still holds: the sponsors'
     invariant is kept by every move, the measure still drops, a secluded sponsor's animal counts
-    toward the one patch."""
+    toward the one patch, no zoo ends above 10 stars. Without the cap on the animal-rating bonus,
+    Z3 finds a zoo of 10 stars lifted to 10 and a half."""
     assert main(["check", "zoo-ography-draft", "--with", "world_exhibits", "--with", "connections", "--timeout", "600"]) == 0
+    text = open(SPEC, encoding="utf-8").read()
+    assert text.count("      min(top_rating, rating[p]") == 1
+    mutant = tmp_path / "draft.yaml"
+    mutant.write_text(text.replace("      min(top_rating, rating[p]", "      (rating[p]"), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["check", str(mutant), "--with", "world_exhibits", "--claim", "zgd.claim.ten-stars-at-most", "--json"]) != 0
+    (c,) = json.loads(capsys.readouterr().out)["claims"]
+    (state,) = c["trace"]["states"]
+    top = [p for p, r in state["rating"]["#map"] if r == 20]
+    assert c["verdict"] == "fails" and any(dict(state["animal_rating"]["#map"])[p]
+                                           + dict(state["srating"]["#map"])[p] >= 25 for p in top)
 
 
 def test_the_general_sponsor_deck_runs_out_before_the_tiles_do():
