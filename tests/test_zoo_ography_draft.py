@@ -61,7 +61,7 @@ def test_with_connections_the_promises_hold_and_sixteen_tracks_just_suffice(tmp_
 def test_a_secluded_animal_on_a_plank_breaks_the_one_patch_promise(capsys):
     """Under the reading where a secluded animal taken from the game board goes onto a plank, the
     rulebook's "never more than one secluded animal on your board" fails: Z3 finds the move, and
-    the Python back end replays it to a board with two."""
+    the Python back end replays it to a board with two or more (a column may hold two)."""
     assert main(["check", "zoo-ography-draft", "--reading", "board_secluded=plank", "--claim",
                  "zgd.claim.one-secluded", "--json", "--timeout", "120"]) != 0
     (c,) = json.loads(capsys.readouterr().out)["claims"]
@@ -69,8 +69,8 @@ def test_a_secluded_animal_on_a_plank_breaks_the_one_patch_promise(capsys):
     before, after = c["trace"]["states"]  # ITF: maps as {"#map": [[key, value], ...]}
     assert after["#meta"]["action"] in ("zgd.take-animals", "zgd.take-column")
     secluded = [dict(dict(s["held"]["#map"])[p]["#map"])["secluded"] + dict(s["patch"]["#map"])[p]
-                for s in (before, after) for p in (1, 2, 3, 4)]
-    assert max(secluded[:4]) <= 1 and max(secluded[4:]) == 2
+                + dict(s["spatch"]["#map"])[p] for s in (before, after) for p in (1, 2, 3, 4)]
+    assert max(secluded[:4]) <= 1 and max(secluded[4:]) >= 2
 
 
 def test_without_the_turn_order_tie_break_two_players_can_tie(tmp_path, capsys):
