@@ -206,6 +206,73 @@ def test_exhibits_match_a_brute_force_flood_fill_in_both_back_ends(reading, stat
         assert {c for c in g.domains["cell"].atoms if g.evaluate(body, state, {"x": head, "c": c})} == grp
 
 
+# ---------------------------------------------------------------- Areas with the new terrain, against a flood fill
+GROUNDS = ["empty", "path", "grass", "water", "jungle", "wild", "wild"]
+
+
+def flood_areas(state, reading) -> dict:
+    """Each space's Areas, the slow obvious way: for every terrain the space counts as (the
+    wildcard as all of them, under `wildcard`), flood through neighbours that count as it too."""
+    def ground(c):
+        return "path" if c == "3,3" else state["sq"][c]["ground"]
+
+    def counts(c, t):
+        return ground(c) == t or (reading == "wildcard" and ground(c) == "wild" and t in TERRAINS | {"desert", "wild"})
+    out = {}
+    for c in state["sq"]:
+        out[c] = set()
+        for t in TERRAINS | {"desert", "wild"}:
+            if counts(c, t):
+                group, todo = {c}, [c]
+                while todo:
+                    a = todo.pop()
+                    r, col = map(int, a.split(","))
+                    for dr, dc, _, _ in SIDES.values():
+                        n = f"{r + dr},{col + dc}"
+                        if n in state["sq"] and n not in group and counts(n, t):
+                            group.add(n)
+                            todo.append(n)
+                out[c] |= group
+    return out
+
+
+@st.composite
+def wild_maps(draw):
+    """A start state whose spaces show random grounds, the new terrain among them."""
+    g = game(SPEC)
+    state = g.state_to_json(g.start_state(2))
+    for c in state["sq"]:
+        ground = draw(st.sampled_from(GROUNDS), label=c)
+        state["sq"][c].update(ground=ground, tile=0 if ground == "empty" else 1)
+    return g.state_from_json(state)
+
+
+@lru_cache(maxsize=None)
+def _wild_define(name, reading):
+    g = game(SPEC).with_readings({"wild_terrain": reading}, {"unnatural_utilities": True})
+    return g, Compiled(g, Item(name, g.define_sigs[name].params, g.defines[name][1]))
+
+
+@pytest.mark.parametrize("reading", ["wildcard", "own"])
+@settings(max_examples=10)
+@given(state=wild_maps(), x=st.integers(0, 48), y=st.integers(0, 48))
+def test_areas_with_the_new_terrain_match_a_flood_fill_in_both_back_ends(reading, state, x, y):
+    """Under either `wild_terrain` reading, every space's Areas (`same_area`, in Python) are what a
+    flood fill finds; Z3 agrees on one pair of spaces and on one space's Area size."""
+    g, same = _wild_define("same_area", reading)
+    js = g.state_to_json(state)
+    want = flood_areas(js, reading)
+    cells = g.domains["cell"].atoms
+    body = g.defines["same_area"][1]
+    for a in cells:
+        assert {b for b in cells if g.evaluate(body, state, {"x": a, "y": b})} == want[a], a
+    a, b = cells[x], cells[y]
+    py, zv = forward(same, state, {"x": a, "y": b})
+    assert py == (b in want[a]) and py == zv
+    py, zv = forward(_wild_define("area_size", reading)[1], state, {"c": a})
+    assert py == len(want[a]) and py == zv
+
+
 # ---------------------------------------------------------------- domino sets and the commands
 def test_a_domino_set_is_drawn_from_its_seed_and_keeps_the_set_rules():
     g = game(SPEC)
