@@ -28,6 +28,7 @@ class Odds:
     fence: float = 0.22          # a fence on an outer edge
     inner_fence: float = 0.10    # a fence between the two halves
     strong: float = 0.35         # a fence that is strong
+    stall: float = 0.50          # a stall on a path half, when an expansion brings stalls
 
 
 def _fences(rng, odds, inner: str) -> dict:
@@ -38,8 +39,8 @@ def _fences(rng, odds, inner: str) -> dict:
     return out
 
 
-def _half(rng, odds, terrains, likers, inner, *, empty=False) -> dict:
-    h = {"ground": "empty", "animal": "no_animal", "food": False, **_fences(rng, odds, inner)}
+def _half(rng, odds, terrains, likers, stalls, inner, *, empty=False) -> dict:
+    h = {"ground": "empty", "animal": "no_animal", "food": False, **_fences(rng, odds, inner), "stall": "no_stall"}
     if empty:
         # a TOP domino's bare half brings an animal (and maybe food) onto what lies below
         h["animal"] = rng.choice(sorted(a for ts in likers.values() for a in ts))
@@ -47,6 +48,8 @@ def _half(rng, odds, terrains, likers, inner, *, empty=False) -> dict:
         return h
     if rng.random() < odds.path:
         h["ground"] = "path"
+        if stalls and rng.random() < odds.stall:
+            h["stall"] = rng.choice(stalls)   # assumed: a stall stands beside the walkway
         return h
     g = rng.choice(terrains)
     h["ground"] = g
@@ -73,13 +76,15 @@ def domino_set(game, seed: int, odds: Odds = Odds(), terrains=None) -> dict:
         terrains = BASE_TERRAINS + tuple(sorted(more))
     animals = [a for a in game.domains["animal"].atoms if a != "no_animal" and game.consts["animal_box"][1][a] in inbox]
     likers = {g: [a for a in animals if g in passport[a]["likes"]] for g in terrains}
+    # stalls come with Unnatural Utilities, the one box that brings any
+    stalls = [s for s in game.domains["stall"].atoms if s != "no_stall"] if "unnatural_utilities" in inbox else []
     dominoes = list(game.domains["domino"].atoms)
     tops = set(rng.sample(dominoes, round(len(dominoes) * odds.top_share)))
     out = {}
     for d in dominoes:
         bare = rng.choice((1, 2)) if d in tops else 0
-        out[d] = {1: _half(rng, odds, list(terrains), likers, "e", empty=bare == 1),
-                  2: _half(rng, odds, list(terrains), likers, "w", empty=bare == 2)}
+        out[d] = {1: _half(rng, odds, list(terrains), likers, stalls, "e", empty=bare == 1),
+                  2: _half(rng, odds, list(terrains), likers, stalls, "w", empty=bare == 2)}
     _judge(game, seed, out)
     return out
 

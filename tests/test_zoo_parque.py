@@ -33,7 +33,7 @@ def test_a_seeded_game_ends_by_the_rules_with_every_move_legal_under_both_back_e
     placed = [s for s in result.trace.steps if s.action == "zp.place"]
     assert placed and all(s.args["d"] in final["used"] for s in placed)
     boxes = {g.consts["animal_box"][1][h["animal"]] for d in final["dom"].values() for h in d.values()}
-    assert boxes == {"base", "strong_species"} if switches.get("strong_species") else boxes == {"base"}
+    assert boxes == {"base"} | {b for b in ("strong_species", "unnatural_utilities") if switches.get(b)}
     if switches.get("harder"):  # the variant's two dominoes a turn show up as placements in a row
         turn = [s.action for s in result.trace.steps if s.action not in ("zp.feed", "zp.end-feed")]   # Feeding's look between them
         assert any(a == b == "zp.place" for a, b in zip(turn, turn[1:]))
@@ -287,6 +287,35 @@ def test_a_domino_set_is_drawn_from_its_seed_and_keeps_the_set_rules():
     bad[1] = {1: {**a[1][1], "ground": "empty"}, 2: {**a[1][2], "ground": "empty"}}
     with pytest.raises(InternalError, match="zp.set.background"):
         dominoes._judge(g, 0, bad)
+    assert {h["stall"] for d in a.values() for h in d.values()} == {"no_stall"}   # stalls come with an expansion
+
+
+def test_with_unnatural_utilities_random_games_play_extinct_animals_only_after_a_research_lab():
+    """Seeded two-player games (Python back end; the all-expansion game above replays through Z3):
+    extinct animals do get played, and never before the first Research Lab."""
+    g = game(SPEC).with_readings({}, {"unnatural_utilities": True})
+    passport = g.consts["passport"][1]
+    extinct_played = 0
+    for seed in (1, 2, 3):
+        result = play.play(g, dominoes.start_with(g, seed, 2), seed=seed, max_steps=2000)
+        dom = result.trace.states[-1]["dom"]
+        placed = [s.args["d"] for s in result.trace.steps if s.action == "zp.place"]
+        lab = [i for i, d in enumerate(placed) if any(h["stall"] == "research_lab" for h in dom[d].values())]
+        extinct = [i for i, d in enumerate(placed) if any(passport[h["animal"]]["extinct"] for h in dom[d].values())]
+        assert not extinct or (lab and lab[0] < extinct[0]), seed
+        extinct_played += len(extinct)
+    assert extinct_played > 0
+
+
+def test_with_unnatural_utilities_a_set_brings_research_labs_on_paths_and_extinct_animals():
+    g = game(SPEC).with_readings({}, {"unnatural_utilities": True})
+    a = dominoes.domino_set(g, 4)
+    labs = [h for d in a.values() for h in d.values() if h["stall"] == "research_lab"]
+    assert labs and all(h["ground"] == "path" for h in labs)
+    passport = g.consts["passport"][1]
+    assert any(passport[h["animal"]]["extinct"] for d in a.values() for h in d.values())
+    assert {h["ground"] for d in a.values() for h in d.values()} >= {"wild"}
+    assert dominoes.domino_set(game(SPEC), 4) != a   # the base set of the same seed has none of it
 
 
 def test_the_commands_draw_a_set_play_it_with_the_variants_and_score_a_map(tmp_path, capsys):
@@ -324,7 +353,7 @@ def test_nobody_ever_has_to_lift_a_domino():
     from zoospec.solvers import claims, independence
     g = game(SPEC)
     v = claims.check(g, g.claims["zp.claim.never-lift"], timeout=60)
-    assert v.verdict == "holds" and v.detail.startswith("none of 47 rules and actions depends on under: 47 never read them")
+    assert v.verdict == "holds" and v.detail.startswith("none of 48 rules and actions depends on under: 48 never read them")
     below = game(SPEC).with_readings({"discard_leaves": "what_was_below"})
     readers = [x.id for x in independence._items(below, below.claims["zp.claim.never-lift"])
                if independence._reads(below, x, {"under"})]
