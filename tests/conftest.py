@@ -1,6 +1,8 @@
 """Hypothesis profiles: a fast default for development, `ci` (HYPOTHESIS_PROFILE=ci) with at least
 100 examples per rule (10 on states of more than 500 leaves: tests/test_agreement.py); no deadlines — speed is measured in bench/, not asserted in tests."""
 import os
+import subprocess
+import sys
 from functools import lru_cache
 from pathlib import Path
 
@@ -25,6 +27,11 @@ def game(path: str):
     import zoospec
 
     return zoospec.load(path)
+
+
+def run_zoospec(*args, timeout=120):
+    """`zoospec ARGS` in a process of its own, as a user runs it: the finished process."""
+    return subprocess.run([sys.executable, "-m", "zoospec.cli", *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout)
 
 
 # Longest first: pytest-xdist hands tests out in collection order, so a long test collected last

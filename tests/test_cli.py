@@ -1,13 +1,8 @@
 """The command line: validate's one line per file, its exit codes, and --json."""
 import json
-import subprocess
-import sys
 
 from conftest import ROOT, game
-
-
-def run(*args):
-    return subprocess.run([sys.executable, "-m", "zoospec.cli", *args], cwd=ROOT, capture_output=True, text=True, timeout=120)
+from conftest import run_zoospec as run
 
 
 def test_validate_bundled_specs():

@@ -3,12 +3,10 @@ ways, the rulebook's promises about the draft and its animals are proved on the 
 shown to fail under the other reading of where a secluded animal goes), and a whole draft played
 for 2, 3 and 4 players keeps them, every move checked by both back ends."""
 import json
-import subprocess
-import sys
 
 import pytest
 
-from conftest import ROOT, game
+from conftest import ROOT, game, run_zoospec
 from test_whole_games import _actions_using, _expectations, assert_legal_under_both_back_ends
 from zoospec.cli import main
 from zoospec.solvers import picture, play
@@ -22,8 +20,7 @@ def check_alone(*args) -> tuple[int, dict]:
     How long Z3 takes on a whole-spec proof swings with the terms the process built before it (in
     a full-suite worker one move of `invariants-kept` under World Exhibits ran past 600 s; alone
     the whole claim takes ~40 s), so the promises are asked of a fresh process, as a user does."""
-    done = subprocess.run([sys.executable, "-m", "zoospec.cli", "check", *args, "--json"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=3600)
+    done = run_zoospec("check", *args, "--json", timeout=3600)
     return done.returncode, {c["claim"]: c["verdict"] for c in json.loads(done.stdout)["claims"]}
 
 

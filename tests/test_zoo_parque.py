@@ -100,7 +100,7 @@ def test_with_unnatural_utilities_an_exhibit_pays_its_food_icons_over_two_discar
 
 
 # ---------------------------------------------------------------- Exhibits against a flood fill
-TERRAINS = {"grass", "water", "jungle", "tundra"}
+TERRAINS = {"grass", "water", "jungle", "tundra", "desert", "wild"}   # the spec's `terrains`
 STRONG = {"lion", "polar_bear"}   # two strong animals of the passports, and two that are not below
 
 
@@ -213,27 +213,11 @@ GROUNDS = ["empty", "path", "grass", "water", "jungle", "wild", "wild"]
 def flood_areas(state, reading) -> dict:
     """Each space's Areas, the slow obvious way: for every terrain the space counts as (the
     wildcard as all of them, under `wildcard`), flood through neighbours that count as it too."""
-    def ground(c):
-        return "path" if c == "3,3" else state["sq"][c]["ground"]
-
     def counts(c, t):
-        return ground(c) == t or (reading == "wildcard" and ground(c) == "wild" and t in TERRAINS | {"desert", "wild"})
-    out = {}
-    for c in state["sq"]:
-        out[c] = set()
-        for t in TERRAINS | {"desert", "wild"}:
-            if counts(c, t):
-                group, todo = {c}, [c]
-                while todo:
-                    a = todo.pop()
-                    r, col = map(int, a.split(","))
-                    for dr, dc, _, _ in SIDES.values():
-                        n = f"{r + dr},{col + dc}"
-                        if n in state["sq"] and n not in group and counts(n, t):
-                            group.add(n)
-                            todo.append(n)
-                out[c] |= group
-    return out
+        g = state["sq"][c]["ground"]
+        return _terrain(state, c) and (g == t or (reading == "wildcard" and g == "wild"))
+    return {c: set().union(*(_flood(state, c, lambda a, n, fences, t=t: counts(n, t)) for t in TERRAINS if counts(c, t)))
+            for c in state["sq"]}
 
 
 @st.composite
