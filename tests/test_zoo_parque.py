@@ -309,7 +309,10 @@ def test_the_commands_draw_a_set_play_it_with_the_variants_and_score_a_map(tmp_p
     assert "36 dominoes, 9 TOP and 27 BOTTOM" in out and "tundra" not in out
     assert main(["dominoes", "--seed", "3", "--with", "strong_species"]) == 0
     out = capsys.readouterr().out   # the expansion's terrain and (assumed) animals come with it
-    assert "tundra" in out and "polar_bear" in out
+    assert "tundra" in out and "polar_bear" in out and "stalls:" not in out
+    assert main(["dominoes", "--seed", "3", "--with", "unnatural_utilities"]) == 0
+    out = capsys.readouterr().out   # the Research Labs a set holds are counted
+    assert "  stalls: research_lab " in out and "wild" in out and "mammoth" in out
     assert main(["play", "zoo-parque", "--seed", "3", "--with", "strong_species", "--quiet", "--json"]) == 0
     dom = json.loads(capsys.readouterr().out)["final"]["dom"]   # no --state: a set is drawn with the expansion's dominoes
     assert any(h["ground"] == "tundra" for d in dom.values() for h in d.values())

@@ -23,14 +23,15 @@ def add_parser(sub):
 
 
 def summary(dom: dict) -> dict:
-    """What a set holds, counted: TOP and BOTTOM dominoes, grounds, animals, food, fences."""
+    """What a set holds, counted: TOP and BOTTOM dominoes, grounds, animals, food, fences, stalls."""
     halves = [h for d in dom.values() for h in d.values()]
     tops = sum(1 for d in dom.values() if any(h["ground"] == "empty" for h in d.values()))
     return {"dominoes": len(dom), "top": tops, "bottom": len(dom) - tops,
             "grounds": dict(Counter(h["ground"] for h in halves if h["ground"] != "empty")),
             "animals": dict(Counter(h["animal"] for h in halves if h["animal"] != "no_animal")),
             "food": sum(1 for h in halves if h["food"]),
-            "fences": dict(Counter(h[s] for h in halves for s in "nesw" if h[s] != "no_fence"))}
+            "fences": dict(Counter(h[s] for h in halves for s in "nesw" if h[s] != "no_fence")),
+            "stalls": dict(Counter(h["stall"] for h in halves if h["stall"] != "no_stall"))}
 
 
 @guarded
@@ -49,8 +50,9 @@ def cmd_dominoes(args) -> int:
         return 0
     s = summary(state["dom"])
     print(f"domino set {args.seed}: {s['dominoes']} dominoes, {s['top']} TOP and {s['bottom']} BOTTOM")
-    for what in ("grounds", "animals", "fences"):
-        print(f"  {what}: " + ", ".join(f"{k} {v}" for k, v in sorted(s[what].items())))
+    for what in ("grounds", "animals", "fences", "stalls"):
+        if s[what] or what != "stalls":   # stalls come only with an expansion: no line without
+            print(f"  {what}: " + ", ".join(f"{k} {v}" for k, v in sorted(s[what].items())))
     print(f"  food icons: {s['food']}")
     if args.out:
         print(f"start state for {args.players} players written to {args.out} (zoospec play {args.game} --state {args.out})")
