@@ -9,18 +9,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import ALL_SPECS, game
-from zoospec.agreement import Compiled, backward, changed_items, forward, items, variants
+from zoospec.agreement import Compiled, backward_verdicts, changed_items, forward, items, under_variant, variants
 from zoospec.strategies import arguments, states
 
 
 @lru_cache(maxsize=None)
 def variant(path, tag):
     """The spec's game, or the game under one departure from its defaults (agreement.variants)."""
-    g = game(path)
-    if not tag:
-        return g
-    (readings, switches), = [(r, s) for t, r, s in variants(g) if t == tag]
-    return g.with_readings(readings, switches)
+    return under_variant(game(path), tag)
 
 
 @lru_cache(maxsize=None)
@@ -68,15 +64,25 @@ def test_forward(path, label, tag):
     check()
 
 
+# Items whose 'holds' and 'fails' witnesses are sought on the start state's map (state variables
+# named here pinned to the start state's values): Zooperative's campaign conditions count over the
+# whole map, and Z3 building a map on which such a count holds or fails took from ~60 s to past 12
+# minutes depending on the terms the worker built before (fresh processes too: docs/zoo-parque.md).
+# Their values on maps Z3 did not build are compared by test_forward, on Hypothesis maps.
+PINNED = {("zoo-parque.yaml", label, ""): ("sq", "under")
+          for label in ("define team_wins", "define win_met", "define condition")}
+
+
 @pytest.mark.parametrize("path,label,tag", PARAMS)
 def test_backward(path, label, tag):
     c = compiled(path, label, tag)
-    results = backward(c)
+    pins = PINNED.get((path.rsplit("/", 1)[-1], label, tag), ())
+    start = c.game.start_state() if pins else {}
+    results = backward_verdicts(c, on={n: start[n] for n in pins})
     assert results, "no question was asked"
-    for what, py, zv in results:
-        assert py != "unknown", f"{label}: Z3 gave no answer for '{what}' within its budget"
-        if zv is not None:
-            assert py == zv, f"{label} ({what}): Python {py!r} but Z3 {zv!r} on Z3's own witness"
+    for what, verdict in results:
+        assert verdict != "unknown", f"{label}: Z3 gave no answer for '{what}' within its budget"
+        assert verdict in ("agree", "none"), f"{label} ({what}): {verdict} on Z3's own witness"
 
 
 ACTIONS = [(str(p), a) for p in ALL_SPECS for a in game(str(p)).actions]

@@ -118,6 +118,14 @@ def variants(game) -> list[tuple[str, dict, dict]]:
     return out
 
 
+def under_variant(game, tag: str):
+    """The game under the departure `tag` names (one of `variants`), or the game itself for ''."""
+    if not tag:
+        return game
+    (readings, switches), = [(r, s) for t, r, s in variants(game) if t == tag]
+    return game.with_readings(readings, switches)
+
+
 def changed_items(game, other) -> list[Item]:
     """The items of `other` (the same spec under other readings or switches) whose own expression
     or effect differs from `game`'s: a switch or a reading is folded into the bodies that name it,
@@ -298,11 +306,15 @@ def _budgeted(s, rlimit: int, asked):
     return s
 
 
-def backward(compiled: Compiled, rlimit: int = RLIMIT) -> list[tuple[str, object, object]]:
+def backward(compiled: Compiled, rlimit: int = RLIMIT, on: dict | None = None) -> list[tuple[str, object, object]]:
     """Ask Z3 for witnesses and replay each in Python. Returns (what, python, z3) per witness;
-    'what' says which question found it; z3 None means Z3 proved there is no such state."""
+    'what' says which question found it; z3 None means Z3 proved there is no such state.
+    `on` (state variable -> concrete value) seeks the 'holds' and 'fails' witnesses among states
+    with those values only — for a body over a whole map, where Z3 building the map itself is the
+    search that swings; no such witness there is reported as 'none where pinned', not as a proof."""
     out = []
-    base = [compiled.defined] + compiled.sym.constraints + compiled.arg_constraints + compiled.ctx.sides
+    pinned = [a == b for n, v in (on or {}).items() for a, b in compiled.sym.bind_one(n, v)]
+    base = [compiled.defined] + compiled.sym.constraints + compiled.arg_constraints + compiled.ctx.sides + pinned
     t = compiled.type
     if isinstance(t, BoolT):
         questions = [("holds", compiled.value), ("fails", z3.Not(compiled.value))]
@@ -323,10 +335,26 @@ def backward(compiled: Compiled, rlimit: int = RLIMIT) -> list[tuple[str, object
             out.append((what, "unknown", None))
             continue
         if r == z3.unsat:
-            out.append((what, "none", None))
+            out.append((what, "none where pinned", None) if pinned and what != "undefined" else (what, "none", None))
             continue
         m = s.model()
         state = compiled.sym.decode(m)
         args = compiled.arg_sym.decode(m)
         out.append((what, compiled.python(state, args), compiled.z3_on(state, args)))
     return out
+
+
+def backward_verdicts(compiled: Compiled, rlimit: int = RLIMIT, on: dict | None = None) -> list[tuple[str, str]]:
+    """`backward`, each answer said in a word: 'unknown' (no answer within the budget), 'none' (Z3
+    proved there is no such state), 'none where pinned' (no witness with `on`'s values: no proof of
+    anything), 'agree', or 'disagree: ...' with both values."""
+    out = []
+    for what, py, zv in backward(compiled, rlimit, on):
+        if py in ("unknown", "none where pinned"):
+            out.append((what, py))
+        elif zv is None:
+            out.append((what, "none"))
+        else:
+            out.append((what, "agree" if py == zv else f"disagree: Python {py!r} but Z3 {zv!r}"))
+    return out
+

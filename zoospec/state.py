@@ -255,9 +255,12 @@ class SymState:
 
     def bind(self, state: dict) -> list[tuple]:
         """Substitution pairs (variable, constant) fixing this symbolic state to a concrete one."""
+        return [p for n in self.types for p in self.bind_one(n, state[n])]
+
+    def bind_one(self, name: str, value) -> list[tuple]:
+        """The pairs of `bind` for state variable `name` alone."""
         pairs: list[tuple] = []
-        for n, t in self.types.items():
-            self._bind(self.vars[n], t, state[n], pairs)
+        self._bind(self.vars[name], self.types[name], value, pairs)
         return pairs
 
     def _bind(self, v, t, value, pairs):
@@ -283,9 +286,7 @@ class SymState:
         """Make state variable `name` the concrete value (a Python state value) instead of a free
         variable: terms over it are then built concretely (a deal fixed before compiling keeps
         every table lookup it drives small). Its leaves leave `leaves`; decoding still works."""
-        t = self.types[name]
-        pairs: list[tuple] = []
-        self._bind(self.vars[name], t, value, pairs)
+        pairs = self.bind_one(name, value)
         fixed = {p[0].get_id() for p in pairs}
         self.leaves = [(v, lt) for v, lt in self.leaves if v.get_id() not in fixed]
         self.vars[name] = _substituted(self.vars[name], {a.get_id(): _shared(b) for a, b in pairs})
