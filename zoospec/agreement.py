@@ -357,4 +357,3 @@ def backward_verdicts(compiled: Compiled, rlimit: int = RLIMIT, on: dict | None 
         else:
             out.append((what, "agree" if py == zv else f"disagree: Python {py!r} but Z3 {zv!r}"))
     return out
-
