@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import ALL_SPECS, game
-from zoospec.agreement import Compiled, backward_verdicts, changed_items, forward, items, under_variant, variants
+from zoospec.agreement import Compiled, backward, changed_items, forward, items, under_variant, variants
 from zoospec.strategies import arguments, states
 
 
@@ -78,7 +78,7 @@ def test_backward(path, label, tag):
     c = compiled(path, label, tag)
     pins = PINNED.get((path.rsplit("/", 1)[-1], label, tag), ())
     start = c.game.start_state() if pins else {}
-    results = backward_verdicts(c, on={n: start[n] for n in pins})
+    results = backward(c, on={n: start[n] for n in pins})
     assert results, "no question was asked"
     for what, verdict in results:
         assert verdict != "unknown", f"{label}: Z3 gave no answer for '{what}' within its budget"

@@ -306,12 +306,13 @@ def _budgeted(s, rlimit: int, asked):
     return s
 
 
-def backward(compiled: Compiled, rlimit: int = RLIMIT, on: dict | None = None) -> list[tuple[str, object, object]]:
-    """Ask Z3 for witnesses and replay each in Python. Returns (what, python, z3) per witness;
-    'what' says which question found it; z3 None means Z3 proved there is no such state.
+def backward(compiled: Compiled, rlimit: int = RLIMIT, on: dict | None = None) -> list[tuple[str, str]]:
+    """Ask Z3 for witnesses and replay each in Python. Returns (what, verdict) per question: 'what'
+    says which question; the verdict is 'agree' or 'disagree: ...' (both values) on Z3's witness,
+    'none' (Z3 proved there is no such state) or 'unknown' (no answer within the budget).
     `on` (state variable -> concrete value) seeks the 'holds' and 'fails' witnesses among states
     with those values only — for a body over a whole map, where Z3 building the map itself is the
-    search that swings; no such witness there is reported as 'none where pinned', not as a proof."""
+    search that swings; no such witness there is 'none where pinned', not a proof of anything."""
     out = []
     pinned = [a == b for n, v in (on or {}).items() for a, b in compiled.sym.bind_one(n, v)]
     base = [compiled.defined] + compiled.sym.constraints + compiled.arg_constraints + compiled.ctx.sides + pinned
@@ -332,28 +333,12 @@ def backward(compiled: Compiled, rlimit: int = RLIMIT, on: dict | None = None) -
             s = _budgeted(z3.Solver(), rlimit, asked)
             r = s.check()
         if r == z3.unknown:
-            out.append((what, "unknown", None))
-            continue
-        if r == z3.unsat:
-            out.append((what, "none where pinned", None) if pinned and what != "undefined" else (what, "none", None))
-            continue
-        m = s.model()
-        state = compiled.sym.decode(m)
-        args = compiled.arg_sym.decode(m)
-        out.append((what, compiled.python(state, args), compiled.z3_on(state, args)))
-    return out
-
-
-def backward_verdicts(compiled: Compiled, rlimit: int = RLIMIT, on: dict | None = None) -> list[tuple[str, str]]:
-    """`backward`, each answer said in a word: 'unknown' (no answer within the budget), 'none' (Z3
-    proved there is no such state), 'none where pinned' (no witness with `on`'s values: no proof of
-    anything), 'agree', or 'disagree: ...' with both values."""
-    out = []
-    for what, py, zv in backward(compiled, rlimit, on):
-        if py in ("unknown", "none where pinned"):
-            out.append((what, py))
-        elif zv is None:
-            out.append((what, "none"))
+            out.append((what, "unknown"))
+        elif r == z3.unsat:
+            out.append((what, "none where pinned" if pinned and what != "undefined" else "none"))
         else:
+            m = s.model()
+            state, args = compiled.sym.decode(m), compiled.arg_sym.decode(m)
+            py, zv = compiled.python(state, args), compiled.z3_on(state, args)
             out.append((what, "agree" if py == zv else f"disagree: Python {py!r} but Z3 {zv!r}"))
     return out
