@@ -51,11 +51,14 @@ def play(game, start: dict, seed: int = 0, max_steps: int = 200, choose=None, on
 
 
 def final_scores(game, state) -> list[dict]:
-    """The spec's final score (`game.final_score`): its rule for every argument its `given` admits."""
-    if game.final_score is None:
-        return []
-    rid, given = game.final_score
-    rule = game.rules[rid]
-    return [{"rule": rid, "args": args, "points": py_value(game, rule.body, state, args)}
-            for args in param_values(game, rule.params)
-            if given is None or py_value(game, given, state, args) is True]
+    """What decides the game on this final state (`game.final_scores`): each entry whose `when`
+    holds, its rule for every argument its `given` admits (a rule without parameters, once)."""
+    return [{"rule": fs.rule, "args": args, "points": py_value(game, game.rules[fs.rule].body, state, args)}
+            for fs in applying_final_scores(game, state)
+            for args in param_values(game, game.rules[fs.rule].params)
+            if fs.given is None or py_value(game, fs.given, state, args) is True]
+
+
+def applying_final_scores(game, state) -> list:
+    """The spec's `final_score` entries whose `when` holds on the state."""
+    return [fs for fs in game.final_scores if fs.when is None or py_value(game, fs.when, state, {}) is True]

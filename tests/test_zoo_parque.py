@@ -332,6 +332,12 @@ def test_the_commands_draw_a_set_play_it_with_the_variants_and_score_a_map(tmp_p
     assert main(["play", "zoo-parque", "--state", str(start), "--seed", "2", "--with", "harder", "--quiet", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["ended_by"] == "an end rule holds" and [r["args"]["p"] for r in out["scores"]] == [1, 2, 3]
+    assert main(["play", "zoo-parque", "--seed", "3", "--with", "zooperative", "--quiet", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)   # the team wins or loses together: one result, not a total per player
+    assert out["final"]["won"] and out["scores"] == [{"rule": "zp.score.team", "args": {}, "points": 1}]
+    assert main(["play", "zoo-parque", "--seed", "3", "--with", "zooperative", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "zp.score.team() = 1  — Zooperative: 1 for every player if the team won" in out and "highest" not in out
     assert main(["play", "zoo-parque", "--with", "hardest"]) == 2
     assert "no switch named 'hardest'" in capsys.readouterr().err
     example = str(ROOT / "docs" / "examples" / "zoo-parque-map.json")
@@ -342,6 +348,9 @@ def test_the_commands_draw_a_set_play_it_with_the_variants_and_score_a_map(tmp_p
     assert main(["score", "zoo-parque", example, "--over-start", "--json", "--with", "competitive"]) == 0
     lines = {(ln["rule"], ln["args"]["p"]): ln["points"] for ln in json.loads(capsys.readouterr().out)["lines"] if ln["rule"] == "zp.score.total"}
     assert lines == {("zp.score.total", 1): 16, ("zp.score.total", 2): 9}   # player 1's Area is 4 grass spaces
+    assert main(["score", "zoo-parque", example, "--over-start", "--json", "--with", "zooperative"]) == 0
+    final = {ln["rule"] for ln in json.loads(capsys.readouterr().out)["lines"] if ln.get("final")}
+    assert final == {"zp.score.team"}   # what decides the game under Zooperative
 
 
 def test_nobody_ever_has_to_lift_a_domino():

@@ -90,24 +90,26 @@ def cmd_score(args) -> int:
     """Every scoring rule of a game on one state, line by line, with the rule behind each. Lines
     for seats the spec's final score leaves out (players not in the game) are skipped."""
     from .errors import Undefined
+    from .solvers.play import applying_final_scores
     from .solvers.symbolic import param_values, py_value
     g = cli_analysis.load_game(args.game, args.reading, args.switches)
     state = cli_analysis.read_state(g, args.state, args.over_start)
-    final, given = g.final_score if g.final_score else (None, None)
-    needs = {n for n, _ in g.rules[final].params} if final else set()
+    finals = applying_final_scores(g, state)
+    seats = next((fs for fs in finals if fs.given is not None), None)  # which players are in the game
+    needs = {n for n, _ in g.rules[seats.rule].params} if seats else set()
     lines = []
     for r in g.rules.values():
         if r.kind != "scoring":
             continue
         for a in param_values(g, r.params):
-            if given is not None and needs <= set(a) and py_value(g, given, state, a) is not True:
+            if seats and needs <= set(a) and py_value(g, seats.given, state, a) is not True:
                 continue
             try:
                 v = r.holds(state, **a)
             except Undefined as e:
                 v = f"undefined ({e.reason})"
             lines.append({"rule": r.id, "args": a, "points": v, "says": r.says, "cite": str(r.cite),
-                          **({"final": True} if r.id == final else {})})
+                          **({"final": True} if any(fs.rule == r.id for fs in finals) else {})})
     if args.json:
         print(json.dumps({"game": g.id, "readings": g.chosen, "lines": lines}, indent=2))
         return 0

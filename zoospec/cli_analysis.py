@@ -370,11 +370,13 @@ def cmd_play(args) -> int:
     print(f"\nended after {len(result.trace.steps)} moves: {result.ended_by}")
     for row in scores:
         who = ", ".join(f"{k}={v}" for k, v in row["args"].items())
-        print(f"  {row['rule']}({who}) = {row['points']}")
-    points = [r["points"] for r in scores if isinstance(r["points"], int)]
-    if points:
-        best = [", ".join(f"{k}={v}" for k, v in r["args"].items()) for r in scores if r["points"] == max(points)]
-        print(f"  highest: {' and '.join(best)} with {max(points)}")
+        print(f"  {row['rule']}({who}) = {row['points']}" + ("" if who else f"  — {g.rules[row['rule']].says}"))
+    for rid in dict.fromkeys(r["rule"] for r in scores if r["args"]):  # a score per player: who is ahead
+        points = [r["points"] for r in scores if r["rule"] == rid and isinstance(r["points"], int)]
+        if points:
+            best = [", ".join(f"{k}={v}" for k, v in r["args"].items()) for r in scores
+                    if r["rule"] == rid and r["points"] == max(points)]
+            print(f"  highest: {' and '.join(best)} with {max(points)}")
     return 0
 
 

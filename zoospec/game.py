@@ -72,6 +72,16 @@ class Action:
 
 
 @dataclass
+class FinalScore:
+    """What decides the game at its end: a scoring rule, the arguments that count (`given`, e.g.
+    the seated players) and the states it applies to (`when`, e.g. not in the co-operative mode)."""
+
+    rule: str
+    given: ir.Expr | None = None
+    when: ir.Expr | None = None
+
+
+@dataclass
 class Reading:
     id: str
     cite: Cite
@@ -122,7 +132,7 @@ class Game:
         self.packing: dict | None = None  # the raw `packing` section (read by solvers/pack_game.py)
         self.packing_loc: Loc | None = None
         self.start: dict | None = None  # the `start` section as a state (plain values for what it leaves out)
-        self.final_score: tuple[str, ir.Expr | None] | None = None  # (scoring rule id, which arguments count)
+        self.final_scores: list[FinalScore] = []  # the `final_score` entries, in order
         self.views: tuple = ()  # the `picture` section (zoospec/views.py), drawn by solvers/picture.py
         self.puzzle = None  # the `puzzle` section (zoospec/puzzle.py), answered by solvers/puzzle.py
         self._py = None
@@ -409,17 +419,17 @@ class Loader:
         return g
 
     def final_score(self, raw):
-        p = ("game", "final_score")
-        rule = self.g.rules.get(raw["rule"])
-        if rule is None or rule.kind != "scoring":
-            self.err(p + ("rule",), f"'{raw['rule']}' is not a scoring rule{suggest(raw['rule'], [r for r, v in self.g.rules.items() if v.kind == 'scoring'])}")
-            return
-        given = None
-        if "given" in raw:
-            given = self.expr(raw["given"], p + ("given",), self.scope(dict(rule.params)), rule.id, BOOL)
-            if given is None:
-                return
-        self.g.final_score = (rule.id, given)
+        entries = raw if isinstance(raw, list) else [raw]
+        for i, e in enumerate(entries):
+            p = ("game", "final_score") + ((i,) if isinstance(raw, list) else ())
+            rule = self.g.rules.get(e["rule"])
+            if rule is None or rule.kind != "scoring":
+                self.err(p + ("rule",), f"'{e['rule']}' is not a scoring rule{suggest(e['rule'], [r for r, v in self.g.rules.items() if v.kind == 'scoring'])}")
+                continue
+            got = {k: self.expr(e[k], p + (k,), self.scope(dict(rule.params) if k == "given" else {}), rule.id, BOOL)
+                   for k in ("given", "when") if k in e}
+            if None not in got.values():
+                self.g.final_scores.append(FinalScore(rule.id, got.get("given"), got.get("when")))
 
     def start(self, raw):
         """The start state: each listed variable from its JSON value, or from the constant it
