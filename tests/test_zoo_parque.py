@@ -349,8 +349,9 @@ def test_the_commands_draw_a_set_play_it_with_the_variants_and_score_a_map(tmp_p
     lines = {(ln["rule"], ln["args"]["p"]): ln["points"] for ln in json.loads(capsys.readouterr().out)["lines"] if ln["rule"] == "zp.score.total"}
     assert lines == {("zp.score.total", 1): 16, ("zp.score.total", 2): 9}   # player 1's Area is 4 grass spaces
     assert main(["score", "zoo-parque", example, "--over-start", "--json", "--with", "zooperative"]) == 0
-    final = {ln["rule"] for ln in json.loads(capsys.readouterr().out)["lines"] if ln.get("final")}
-    assert final == {"zp.score.team"}   # what decides the game under Zooperative
+    lines = json.loads(capsys.readouterr().out)["lines"]
+    assert {ln["rule"] for ln in lines if ln.get("final")} == {"zp.score.team"}   # what decides the game under Zooperative
+    assert {ln["args"]["p"] for ln in lines if "p" in ln["args"]} == {1, 2}   # still only the seated players' lines
 
 
 def test_nobody_ever_has_to_lift_a_domino():

@@ -95,7 +95,8 @@ def cmd_score(args) -> int:
     g = cli_analysis.load_game(args.game, args.reading, args.switches)
     state = cli_analysis.read_state(g, args.state, args.over_start)
     finals = applying_final_scores(g, state)
-    seats = next((fs for fs in finals if fs.given is not None), None)  # which players are in the game
+    # which players are in the game: the first entry that says so, whichever entry decides
+    seats = next((fs for fs in g.final_scores if fs.given is not None), None)
     needs = {n for n, _ in g.rules[seats.rule].params} if seats else set()
     lines = []
     for r in g.rules.values():
