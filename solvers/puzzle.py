@@ -28,7 +28,8 @@ import z3
 from ..backends.z3 import ZCtx
 from ..errors import InternalError, StateError
 from ..state import from_json, to_json
-from .symbolic import Query, py_value, rule_instances
+from ..suggest import suggest
+from .symbolic import Query, broken_invariants, py_value, rule_instances
 
 # Z3's default strategy stalls on these records; simplifying first (constants the deal pins,
 # equalities solved away, unconstrained terms dropped) lets the SMT core finish (ADR 0006).
@@ -63,6 +64,31 @@ def read_deal(game, path: str | Path) -> dict:
                          + (f"; missing {', '.join(sorted(missing))}" if missing else "")
                          + (f"; unknown {', '.join(sorted(extra))}" if extra else ""))
     return {n: from_json(v, game.state_types[n], game.domains, f"{path}: {n}") for n, v in data.items()}
+
+
+def with_objectives(game, deal: dict, given: list[str]) -> dict:
+    """The deal with objectives changed (`solve --objectives gold3=autumn,gold2=forest`): each
+    SLOT=NAME puts NAME in that slot of the puzzle's `objectives` deal variable."""
+    pz = _puzzle(game)
+    if pz.objectives is None:
+        raise StateError(f"{game.id}'s puzzle names no objectives to change")
+    t = game.state_types[pz.objectives]
+    slots = to_json(deal[pz.objectives], t, game.domains)
+    for part in (p.strip() for text in given for p in text.split(",") if p.strip()):
+        slot, eq, name = (x.strip() for x in part.partition("="))
+        if not eq or not name:
+            raise StateError(f"--objectives: expected SLOT=NAME, got {part!r}")
+        if slot not in slots:
+            raise StateError(f"--objectives: no slot '{slot}'{suggest(slot, slots)} (slots: {', '.join(slots)})")
+        slots[slot] = name
+    return {**deal, pz.objectives: from_json(slots, t, game.domains, "--objectives")}
+
+
+def deal_problems(game, deal: dict) -> list[str]:
+    """The deal rules (invariants named `<game>.deal.`) a deal breaks, each with what it says:
+    a deal no setup could produce is refused, not answered 'unreachable'."""
+    state = {**(game.start_state() if game.start is not None else {}), **deal}
+    return [f"{rid} ({game.rule(rid).says})" for rid in broken_invariants(game, state, f"{game.id}.deal.")]
 
 
 def _puzzle(game):

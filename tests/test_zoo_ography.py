@@ -85,6 +85,20 @@ def test_a_target_above_the_scale_is_unreachable_by_the_scoring_rule_alone(capsy
     assert out["status"] == "unreachable" and out["core"] == [] and "scoring rule cannot reach" in out["reason"]
 
 
+def test_solve_takes_other_objectives_for_a_deal_and_refuses_a_deal_no_setup_makes(capsys):
+    """--objectives changes the deal's objective slots (shown in the answer); a deal breaking the
+    deal rules (a silver objective on a gold space) is refused with the rule, not solved."""
+    assert main(["solve", "zoo-ography", "--deal", FIRST, "--objectives", "gold3=cliff,gold2=savanna",
+                 "--target", "21", "--json"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["deal"]["goal"] == {"gold3": "cliff", "gold2": "savanna", "silver2": "bay", "bronze": "no_goal"}
+    assert out["status"] == "unreachable"
+    assert main(["solve", "zoo-ography", "--deal", FIRST, "--objectives", "gold3=bay"]) == 2
+    assert "no setup deals this: it breaks zg.deal.goals" in capsys.readouterr().err
+    assert main(["solve", "zoo-ography", "--deal", FIRST, "--objectives", "gold4=cliff"]) == 2
+    assert "no slot 'gold4' (did you mean 'gold3'?)" in capsys.readouterr().err
+
+
 def test_a_reachable_target_gives_a_plan_that_replays(tmp_path, capsys):
     """Any finished record (target -40): Z3's record is certified at every phase before it is
     printed; the saved plan replays; a tampered plan does not."""

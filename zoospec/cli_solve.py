@@ -5,6 +5,7 @@ import json
 import sys
 
 from .cli_analysis import _readings, _switches, guarded, load_game
+from .errors import StateError
 
 
 def add_parser(sub):
@@ -14,6 +15,8 @@ def add_parser(sub):
     which.add_argument("--deal", metavar="FILE", help="the deal: a YAML or JSON mapping of the puzzle's deal variables")
     which.add_argument("--seed", type=int, help="deal with this seed instead, as `sweep` does (the deal is printed)")
     p.add_argument("--advanced", action="store_true", help="with --seed: deal the advanced game")
+    p.add_argument("--objectives", action="append", metavar="SLOT=NAME,...",
+                   help="put these objectives in the deal (e.g. gold3=cliff,gold2=savanna); the deal rules must still hold")
     p.add_argument("--target", type=int, help="the score to reach (default: the puzzle's target)")
     p.add_argument("--best", action="store_true", help="the highest score reachable, with its plan, when the target is not")
     p.add_argument("--timeout", type=float, default=600.0, help="seconds in all (default 600); past it: unknown")
@@ -50,9 +53,15 @@ def cmd_solve(args) -> int:
     else:
         from .solvers import deals
         deal = deals.deal(g, args.seed, advanced=args.advanced)
-        if not args.json:
-            shown = g.state_to_json({**g.start_state(), **deal})
-            print(f"deal {args.seed}: " + json.dumps({n: shown[n] for n in deal}))
+    if args.objectives:
+        deal = puzzle.with_objectives(g, deal, args.objectives)
+    broken = puzzle.deal_problems(g, deal)
+    if broken:
+        raise StateError("no setup deals this: it breaks " + "; ".join(broken))
+    shown = g.state_to_json({**g.start_state(), **deal})
+    shown = {n: shown[n] for n in deal}
+    if not args.json and (args.seed is not None or args.objectives):
+        print(("deal" if args.seed is None else f"deal {args.seed}") + ": " + json.dumps(shown))
     progress = None if args.json else (lambda msg: print(f"  … {msg}", file=sys.stderr, flush=True))
     v = puzzle.solve(g, deal, target=args.target, best=args.best, timeout=args.timeout, progress=progress)
     if v.record is not None and args.plan:
@@ -62,7 +71,8 @@ def cmd_solve(args) -> int:
             f.write(picture.svg(g, v.record))
     plan = puzzle.plan_text(g, v.record) if v.record is not None else []
     if args.json:
-        print(json.dumps({"status": v.status, "target": v.target, "score": v.score, "best": v.best,
+        print(json.dumps({"status": v.status, "deal": shown,
+                          "target": v.target, "score": v.score, "best": v.best,
                           "proved_below": v.proved_below, "core": v.core, "reason": v.reason,
                           "seconds": round(v.seconds, 2), "plan": plan,
                           "record": g.state_to_json(v.record) if v.record is not None else None}, indent=2))

@@ -41,6 +41,7 @@ class Puzzle:
     goals: list[Goal]
     interchangeable: list[str] = field(default_factory=list)
     bound: list[str] = field(default_factory=list)
+    objectives: str | None = None  # the deal variable `solve --objectives` changes
 
 
 def load(loader, raw: dict) -> Puzzle | None:
@@ -56,6 +57,10 @@ def load(loader, raw: dict) -> Puzzle | None:
         if name in g.state_types and not isinstance(g.state_types[name], MapT):
             loader.err(p + ("interchangeable", i), f"'{name}' is not a map", "puzzle")
             ok = False
+    objectives = raw.get("objectives")
+    if objectives is not None and (objectives not in raw.get("deal", []) or not isinstance(g.state_types.get(objectives), MapT)):
+        loader.err(p + ("objectives",), f"'{objectives}' is not a map among the deal's variables", "puzzle")
+        ok = False
     finished = loader.expr(raw["finished"], p + ("finished",), loader.scope(), "puzzle", BOOL)
     score = g.rules.get(raw["score"])
     if score is None or score.kind != "scoring" or score.params:
@@ -97,4 +102,4 @@ def load(loader, raw: dict) -> Puzzle | None:
     if not ok or finished is None:
         return None
     return Puzzle(raw["says"], list(raw["deal"]), finished, score.id, raw["target"], cut.id, goals,
-                  list(raw.get("interchangeable", [])), list(raw.get("bound", [])))
+                  list(raw.get("interchangeable", [])), list(raw.get("bound", [])), objectives)
