@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 from .cli_analysis import _readings, _switches, guarded, load_game
@@ -30,7 +31,8 @@ def add_parser(sub):
     w.add_argument("game", help="a bundled game name (e.g. zoo-ography) or a spec file")
     w.add_argument("--deals", required=True, metavar="SEEDS", help="the seeds to deal, e.g. 1-1000 or 3,5,9-12")
     w.add_argument("--out", required=True, metavar="FILE", help="results, one JSON line per deal (appended; seeds already there are skipped)")
-    w.add_argument("--workers", type=int, default=1, help="local worker processes (default 1)")
+    w.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                   help="local worker processes (default: one per core; Z3 runs one thread per process)")
     w.add_argument("--scheduler", metavar="ADDRESS", help="a Dask scheduler, e.g. tcp://host:8786 (pip install 'zoospec[dask]')")
     w.add_argument("--timeout", type=float, default=600.0, help="seconds per deal (default 600); past it: unknown")
     w.add_argument("--target", type=int, help="the score to reach (default: the puzzle's target)")
