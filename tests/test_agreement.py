@@ -98,8 +98,9 @@ STEP_PINNED = {("zoo-parque.yaml", a): ("sq", "under") for a in ("zp.place", "zp
 
 @pytest.mark.parametrize("path,action", ACTIONS, ids=[f"{p.rsplit('/', 1)[-1]}::{a}" for p, a in ACTIONS])
 def test_transition_relation_matches_legal_and_apply(path, action):
-    """Z3 picks a step pre -> post allowed by the action's transition relation; Python must find
-    the action legal on pre and produce post. Then Z3 is asked for an illegal pre, and Python agrees."""
+    """Z3 picks a step pre -> post allowed by the action's transition relation (for the actions of
+    STEP_PINNED, from a pre-state with the start state's map); Python must find the action legal on
+    pre and produce post. Then Z3 is asked for an illegal pre, on any state, and Python agrees."""
     import z3
 
     from zoospec.backends.z3 import ZCtx
