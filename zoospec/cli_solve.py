@@ -60,8 +60,8 @@ def cmd_solve(args) -> int:
     broken = puzzle.deal_problems(g, deal)
     if broken:
         raise StateError("no setup deals this: it breaks " + "; ".join(broken))
-    shown = g.state_to_json({**g.start_state(), **deal})
-    shown = {n: shown[n] for n in deal}
+    from .state import to_json
+    shown = {n: to_json(v, g.state_types[n], g.domains) for n, v in deal.items()}  # no start section needed
     if not args.json and (args.seed is not None or args.objectives):
         print(("deal" if args.seed is None else f"deal {args.seed}") + ": " + json.dumps(shown))
     progress = None if args.json else (lambda msg: print(f"  … {msg}", file=sys.stderr, flush=True))
