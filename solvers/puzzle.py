@@ -84,6 +84,11 @@ def with_objectives(game, deal: dict, given: list[str]) -> dict:
     return {**deal, pz.objectives: from_json(slots, t, game.domains, "--objectives")}
 
 
+def deal_json(game, deal: dict) -> dict:
+    """A deal as JSON, variable by variable (what `solve` and `sweep` report with an answer)."""
+    return {n: to_json(v, game.state_types[n], game.domains) for n, v in deal.items()}
+
+
 def deal_problems(game, deal: dict) -> list[str]:
     """The deal rules (invariants named `<game>.deal.`) a deal breaks, each with what it says:
     a deal no setup could produce is refused, not answered 'unreachable'."""

@@ -33,7 +33,7 @@ def solve_seed(spec: str, readings: dict, switches: dict, seed: int, timeout: fl
     return {"seed": seed, "status": v.status, "target": v.target, "score": v.score, "best": v.best,
             "proved_below": v.proved_below, "core": v.core, "reason": v.reason,
             "seconds": round(time.monotonic() - t0, 2),
-            "deal": {n: g.state_to_json({**g.start_state(), **d})[n] for n in d}}
+            "deal": puzzle.deal_json(g, d)}
 
 
 def done_seeds(out: Path) -> set[int]:

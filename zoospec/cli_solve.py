@@ -60,8 +60,7 @@ def cmd_solve(args) -> int:
     broken = puzzle.deal_problems(g, deal)
     if broken:
         raise StateError("no setup deals this: it breaks " + "; ".join(broken))
-    from .state import to_json
-    shown = {n: to_json(v, g.state_types[n], g.domains) for n, v in deal.items()}  # no start section needed
+    shown = puzzle.deal_json(g, deal)
     if not args.json and (args.seed is not None or args.objectives):
         print(("deal" if args.seed is None else f"deal {args.seed}") + ": " + json.dumps(shown))
     progress = None if args.json else (lambda msg: print(f"  … {msg}", file=sys.stderr, flush=True))
