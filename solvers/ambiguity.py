@@ -88,7 +88,7 @@ def readings(game, rid: str, timeout) -> list[Finding]:
         subjects = [("reading", rid)]
         subjects += [("rule", r.id) for r in game.rules.values() if r.body is not None and _uses(game, rid, [r.body])]
         subjects += [("action", x.id) for x in game.actions.values()
-                     if _uses(game, rid, [e for _, e in x.requires]) or _effect_uses(x, rid, game)]
+                     if _uses(game, rid, [e for _, e in x.requires + x.ensures]) or _effect_uses(x, rid, game)]
         for kind, sid in subjects:
             t0 = time.monotonic()
             f = _differ(game, ga, gb, kind, sid, rd, a, b, timeout)
@@ -205,6 +205,8 @@ def _bodies(game):
     for a in game.actions.values():
         for rid, e in a.requires:
             yield f"action {a.id}", a.params, e, a.cite
+        if a.ensures:  # on the state its effect leaves
+            yield f"action {a.id} ensure", a.params, game.ensure_expr(a.id), a.cite
     for c in game.claims.values():
         yield f"claim {c.id}", c.params, c.body, c.cite
 

@@ -66,7 +66,7 @@ def _read_set(game, x) -> set[str]:
     if not hasattr(x, "requires"):
         return ir.state_vars_read(x.body, game.defines)
     out: set[str] = set()
-    for _, e in x.requires:
+    for _, e in x.requires + x.ensures:  # what it ensures is read after the effect, whose reads follow
         out |= ir.state_vars_read(e, game.defines)
     for e in _effect_reads(game, x.effect):
         out |= ir.state_vars_read(e, game.defines)

@@ -12,19 +12,11 @@ the whole listing (one state, one cache).
 from __future__ import annotations
 
 from zoospec import ir
-from zoospec.backends.python import MEMO
+from zoospec.backends.python import MEMO, conjuncts
 from zoospec.errors import Undefined
 
 from .symbolic import param_pools
 from .traces import Step
-
-
-def _conjuncts(e: ir.Expr):
-    if isinstance(e, ir.And):
-        for x in e.args:
-            yield from _conjuncts(x)
-    else:
-        yield e
 
 
 def _plan(game, action):
@@ -34,10 +26,9 @@ def _plan(game, action):
     if hit is None:
         names = [n for n, _ in action.params]
         levels = [[] for _ in range(len(names) + 1)]
-        for _, req in action.requires:
-            for c in _conjuncts(req):
-                used = {x.name for x in ir.walk(c) if isinstance(x, ir.Local)} & set(names)
-                levels[max((names.index(n) + 1 for n in used), default=0)].append(game.fn(c))
+        for c in conjuncts(game.legal_expr(action.id)):  # requirements, then what it ensures
+            used = {x.name for x in ir.walk(c) if isinstance(x, ir.Local)} & set(names)
+            levels[max((names.index(n) + 1 for n in used), default=0)].append(game.fn(c))
         hit = cache[action.id] = (names, levels, param_pools(game, action.params))
     return hit
 

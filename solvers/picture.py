@@ -217,7 +217,7 @@ def trace_text(trace) -> str:
             a = trace.game.actions.get(st.action)
             where = f" ({a.loc.file}:{a.loc.line})" if a is not None else ""
             out.append(f"--- move {i}: {st.action} {json.dumps(plain(st.args))}{where}")
-            rules = [trace.game.rules[r] for r, _ in (a.requires if a else []) if r in trace.game.rules]
+            rules = [trace.game.rules[r] for r, _ in (a.requires + a.ensures if a else []) if r in trace.game.rules]
             if rules:
                 out.append("    by " + ", ".join(f"{r.id} ({r.loc.file}:{r.loc.line})" for r in rules))
         out.append(f"state {i}:")

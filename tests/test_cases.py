@@ -1,5 +1,5 @@
 """Known-answer cases (spec/cases/<game>/*.yaml, tests/specs/cases/*.yaml): each names a rule,
-define or action, a state, arguments and the expected value ("undefined" where the rules give
+define, action or action's whole legality (`legal:`), a state, arguments and the expected value ("undefined" where the rules give
 none; for an action, the expected values of the state variables it lists after its effect), and
 is run through both back ends (under the `readings` and `switches` a case names, else its file's). A file's `base_state` gives the state variables its cases leave out;
 a file with `start: {players: N}` builds on the spec's start state for N players instead, and
@@ -29,7 +29,7 @@ def _cases():
                 case = {**case, "start": doc["start"], "state": merged(doc.get("base_state", {}), case["state"])}
             else:
                 case = {**case, "state": {**doc.get("base_state", {}), **case["state"]}}
-            kind = next(k for k in ("rule", "action", "define") if k in case)
+            kind = next(k for k in ("rule", "action", "define", "legal") if k in case)
             group = pytest.mark.xdist_group(f"{doc['spec']}::{kind} {case[kind]}")  # one compilation per worker
             out.append(pytest.param(doc["spec"], case, id=f"{f.stem}[{i}] {case['description'][:50]}", marks=group))
     return out
@@ -47,6 +47,8 @@ def _compiled(spec, kind, name, readings=(), switches=()):
         item = Item(name, r.params, r.body)
     elif kind == "action":
         item = Item(name, g.action(name).params, None, name)
+    elif kind == "legal":  # the action's whole legality: its requirements and what it ensures
+        item = Item(f"legal {name}", g.action(name).params, g.legal_expr(name))
     else:
         item = Item(name, g.define_sigs[name].params, g.defines[name][1])
     return Compiled(g, item)
@@ -54,7 +56,7 @@ def _compiled(spec, kind, name, readings=(), switches=()):
 
 @pytest.mark.parametrize("spec,case", _cases())
 def test_case(spec, case):
-    kind = next(k for k in ("rule", "action", "define") if k in case)
+    kind = next(k for k in ("rule", "action", "define", "legal") if k in case)
     c = _compiled(spec, kind, case[kind], tuple(sorted(case.get("readings", {}).items())),
                   tuple(sorted(case.get("switches", {}).items())))
     g = c.game

@@ -56,7 +56,7 @@ def _used():
         g = game(str(p))
         bodies = [r.body for r in g.rules.values() if r.body is not None]
         bodies += [b for _, b in g.defines.values()] + [c.body for c in g.claims.values()]
-        bodies += [e for a in g.actions.values() for _, e in a.requires]
+        bodies += [g.legal_expr(a.id) for a in g.actions.values()]  # requirements, and an `after` for what an action ensures
         for b in bodies:
             for n in ir.walk(b):
                 note(n)

@@ -95,6 +95,8 @@ def items(game) -> list[Item]:
             if rid is not None and game.rules[rid].body is e:
                 continue  # a rule required by id: its own item above is the same expression
             out.append(Item(f"action {a.id} require {rid or i}", a.params, e))
+        if a.ensures:  # read after the effect: the effect and the rules together
+            out.append(Item(f"action {a.id} ensure", a.params, game.ensure_expr(a.id)))
         out.append(Item(f"action {a.id} effect", a.params, None, a.id))
     return out
 
@@ -183,14 +185,14 @@ class Compiled:
             pack = z3.Function(f"pack.{self.item.label}", *[t.sort() for t in uniq], z3.BoolSort())
             self._packed = (pack(*uniq), index)  # the ids are of terms self.value keeps alive
         app, index = self._packed
-        got = z3.simplify(sub(app))
+        got = settle(z3.simplify(sub(app)), self.item.label)
         ref, got_ast = got.ctx_ref(), got.as_ast()
         seen: dict[int, object] = {}
 
         def ev(t):
             i = index.get(id(t))
             if i is None:  # not a term of the value (decode reads only those): on its own
-                alone = z3.simplify(sub(t))  # held while its AST is read
+                alone = settle(z3.simplify(sub(t)), self.item.label)  # held while its AST is read
                 raw = alone.as_ast()
             else:
                 v = seen.get(i)
@@ -254,6 +256,35 @@ class Compiled:
         return out
 
 
+def settle(t, label: str = ""):
+    """t with each quantifier (a `can`, its definedness) replaced by its truth value. On a concrete
+    state a quantifier is closed: its truth is asked of Z3 as an existential (a universal by its
+    negation), so only a witness is ever sought. An answer other than sat or unsat is an error."""
+    found, seen, todo = [], set(), [t]
+    while todo:
+        x = todo.pop()
+        if x.get_id() in seen:
+            continue
+        seen.add(x.get_id())
+        if z3.is_quantifier(x):
+            found.append(x)
+        elif z3.is_app(x):
+            todo.extend(x.children())
+    if not found:
+        return t
+    pairs = []
+    for q in found:
+        exists = not q.is_forall()
+        s = z3.Then(*PRESOLVE).solver()
+        s.set("rlimit", RLIMIT)
+        s.add(q if exists else z3.Not(q))
+        r = s.check()
+        if r == z3.unknown:
+            raise InternalError(f"{label}: Z3 could not decide a quantified term on a concrete state ({s.reason_unknown()})")
+        pairs.append((q, z3.BoolVal((r == z3.sat) == exists)))
+    return z3.simplify(z3.substitute(t, *pairs))
+
+
 def decode(v, t: Type, ev, domains):
     """A Z3 back-end value as a Python value, reading terms through ev (term → Z3 constant)."""
     if isinstance(v, Choice):
@@ -313,13 +344,15 @@ def _budgeted(s, rlimit: int, asked):
     return s
 
 
-def backward(compiled: Compiled, rlimit: int = RLIMIT, on: dict | None = None) -> list[tuple[str, str]]:
+def backward(compiled: Compiled, rlimit: int = RLIMIT, on: dict | None = None, pin_undefined: bool = False) -> list[tuple[str, str]]:
     """Ask Z3 for witnesses and replay each in Python. Returns (what, verdict) per question: 'what'
     says which question; the verdict is 'agree' or 'disagree: ...' (both values) on Z3's witness,
     'none' (Z3 proved there is no such state) or 'unknown' (no answer within the budget).
     `on` (state variable -> concrete value) seeks the 'holds' and 'fails' witnesses among states
     with those values only — for a body over a whole map, where Z3 building the map itself is the
-    search that swings; no such witness there is 'none where pinned', not a proof of anything."""
+    search that swings; no such witness there is 'none where pinned', not a proof of anything.
+    `pin_undefined` seeks the 'undefined' witness there too (a `can` whose definedness is a
+    universal over every argument and the map each leaves: ADR 0015)."""
     out = []
     pinned = [a == b for n, v in (on or {}).items() for a, b in compiled.sym.bind_one(n, v)]
     base = [compiled.defined] + compiled.sym.constraints + compiled.arg_constraints + compiled.ctx.sides + pinned
@@ -330,7 +363,8 @@ def backward(compiled: Compiled, rlimit: int = RLIMIT, on: dict | None = None) -
         questions = [("effect" if t is None else "any", z3.BoolVal(True))]
     questions.append(("undefined", z3.Not(compiled.defined)))
     for what, q in questions:
-        asked = (compiled.sym.constraints + compiled.arg_constraints + compiled.ctx.sides if what == "undefined" else base) + [q]
+        free = what == "undefined" and not pin_undefined
+        asked = (compiled.sym.constraints + compiled.arg_constraints + compiled.ctx.sides if free else base) + [q]
         # presolving first (substituting the equalities away, as solvers/puzzle.py does) answers a
         # whole table's region labels (Zoo Parque's Areas and Exhibits), which defeat Z3's default
         # strategy, and measured no slower elsewhere; the default strategy is the fallback
@@ -342,7 +376,7 @@ def backward(compiled: Compiled, rlimit: int = RLIMIT, on: dict | None = None) -
         if r == z3.unknown:
             out.append((what, "unknown"))
         elif r == z3.unsat:
-            out.append((what, "none where pinned" if pinned and what != "undefined" else "none"))
+            out.append((what, "none where pinned" if pinned and not free else "none"))
         else:
             m = s.model()
             state, args = compiled.sym.decode(m), compiled.arg_sym.decode(m)

@@ -14,7 +14,7 @@ from .suggest import suggest
 from .types import BOOL, INT, AtomT, BoolT, IntT, MapT, RecordT, SetT, ShapeT, Type, compatible, scalar
 
 AGGREGATES = ("all", "any", "count", "sum", "min", "max", "the")
-RESERVED = set(AGGREGATES) | {"abs", "len", "implies", "range", "true", "false", "True", "False"} | set(REGISTRY)
+RESERVED = set(AGGREGATES) | {"abs", "len", "implies", "range", "can", "true", "false", "True", "False"} | set(REGISTRY)
 
 
 class BuildError(Exception):
@@ -40,12 +40,14 @@ class Scope:
     atoms: dict[str, list[str]]  # bare atom name -> domains that have it
     locals: dict[str, Type] = field(default_factory=dict)
     allow_state: bool = True
+    actions: dict = field(default_factory=dict)  # action id -> ir.ActionRef, for can(...)
 
     def names(self):
         return list(self.locals) + list(self.state) + list(self.consts) + list(self.domains.by_name) + list(self.atoms)
 
     def with_locals(self, extra: dict[str, Type]) -> "Scope":
-        return Scope(self.domains, self.state, self.consts, self.define_sig, self.atoms, {**self.locals, **extra}, self.allow_state)
+        return Scope(self.domains, self.state, self.consts, self.define_sig, self.atoms, {**self.locals, **extra}, self.allow_state,
+                     self.actions)
 
 
 class LocMap:
@@ -384,6 +386,8 @@ class Builder:
             return ir.Implies(self.want(n.args[0], s, BOOL, "implies' condition"), self.want(n.args[1], s, BOOL, "implies' conclusion"), BOOL, loc)
         if name == "range":
             return self.range(n, s)
+        if name == "can":
+            return self.can(n, s)
         if name in REGISTRY:
             return self.builtin(name, n, s)
         sig = s.define_sig(name)
@@ -397,6 +401,23 @@ class Builder:
         for a, (pname, pt) in zip(n.args, sig.params):
             args.append(self.want(a, s, pt, f"argument '{pname}' of {name}"))
         return ir.Call(name, tuple(args), sig.result, loc)
+
+    def can(self, n, s):
+        """`can(zp.place)`: the action named (a dotted id, not an expression) is legal for some arguments."""
+        self.arity(n, 1)
+        parts, x = [], n.args[0]
+        while isinstance(x, ast.Attribute):
+            parts.append(x.attr)
+            x = x.value
+        if not isinstance(x, ast.Name) or not parts:
+            raise BuildError("can takes an action id, e.g. can(zp.place)", n.args[0])
+        aid = ".".join([x.id] + parts[::-1])
+        if not s.allow_state:
+            raise BuildError("can(...) reads the state and cannot be used here (only constants)", n)
+        ref = s.actions.get(aid)
+        if ref is None:
+            raise BuildError(f"no action '{aid}'{suggest(aid, list(s.actions))}", n.args[0])
+        return ir.Can(ref, BOOL, self.loc(n))
 
     def arity(self, n, k):
         if len(n.args) != k or n.keywords:

@@ -11,7 +11,7 @@ from pathlib import Path
 import z3
 
 from . import ir, puzzle, views
-from .backends.python import MEMO, PyCompiler
+from .backends.python import MEMO, PyCompiler, apply_writes as py_apply_writes, deep_copy
 from .backends.z3 import ZCompiler, ZCtx, apply_writes, zconst
 from .build import LocatedError, LocMap, Scope, Signature, build_expr, build_stmts
 from .domains import Domains, EnumDomain, GridDomain, RangeDomain
@@ -69,6 +69,7 @@ class Action:
     requires: list[tuple[str | None, ir.Expr]]
     effect: tuple[ir.Stmt, ...]
     loc: Loc
+    ensures: list[tuple[str | None, ir.Expr]] = field(default_factory=list)  # read on the state after the effect
 
 
 @dataclass
@@ -144,13 +145,13 @@ class Game:
     @property
     def py(self) -> PyCompiler:
         if self._py is None:
-            self._py = PyCompiler(self.domains, self.defines)
+            self._py = PyCompiler(self.domains, self.defines, self.state_types)
         return self._py
 
     @property
     def zc(self) -> ZCompiler:
         if self._z3 is None:
-            self._z3 = ZCompiler(self.domains, self.defines)
+            self._z3 = ZCompiler(self.domains, self.defines, self.state_types)
         return self._z3
 
     def _compiled(self, node, build):
@@ -221,7 +222,7 @@ class Game:
         """A copy of the spec's `start` state; `players` sets the state variable of that name."""
         if self.start is None:
             raise StateError(f"{self.id} has no start section: give a state file")
-        s = _deep_copy(self.start)
+        s = deep_copy(self.start)
         if players is not None:
             t = self.state_types.get("players")
             if t is None:
@@ -256,18 +257,27 @@ class Game:
             raise KeyError(f"no action {aid!r}{suggest(aid, self.actions)}") from None
 
     def legal_expr(self, action: str) -> ir.Expr:
-        """The action's requirements as one expression (built once), for analyses that pose
-        legality as a question rather than check it."""
+        """The action's legality as one expression (built once), for analyses that pose it as a
+        question rather than check it: its requirements, then what it ensures (read after it)."""
         hit = self._legal_exprs.get(action)
         if hit is None:
-            reqs = tuple(e for _, e in self.action(action).requires)
-            hit = self._legal_exprs[action] = ir.And(reqs, BOOL) if reqs else ir.Lit(True, BOOL)
+            a = self.action(action)
+            parts = tuple(e for _, e in a.requires) + ((self.ensure_expr(action),) if a.ensures else ())
+            hit = self._legal_exprs[action] = ir.And(parts, BOOL) if parts else ir.Lit(True, BOOL)
         return hit
+
+    def ensure_expr(self, action: str) -> ir.Expr:
+        """What the action ensures, as one expression on the state before it (`after` its effect)."""
+        a = self.action(action)
+        body = tuple(e for _, e in a.ensures)
+        return ir.After(a.effect, ir.And(body, BOOL) if len(body) > 1 else body[0], BOOL, a.loc)
 
     def legal(self, state: dict, action: str, args: dict) -> bool:
         a = self.action(action)
         env = self._args(a.params, args, a.id)
-        return all(self.evaluate(req, state, env) for _, req in a.requires)
+        if not all(self.evaluate(req, state, env) for _, req in a.requires):
+            return False
+        return not a.ensures or self.evaluate(self.ensure_expr(action), state, env)
 
     def apply(self, state: dict, action: str, args: dict) -> dict:
         """The state after the action's effect (legality is not checked: see `legal`)."""
@@ -280,15 +290,7 @@ class Game:
         env = {**env, MEMO: {}}  # every statement reads the state before: define calls are shared
         for s in stmts:
             self._stmt_fn(s)(state, env, writes)
-        out = dict(state)
-        copied: set = set()
-        for var, path, value, loc in writes:
-            t = self.state_types[var]
-            if var not in copied:
-                out[var] = _deep_copy(out[var])
-                copied.add(var)
-            out[var] = _write(out[var], t, path, value, loc, self.domains)
-        return out
+        return py_apply_writes(state, self.state_types, writes, self.domains)
 
     def _stmt_fn(self, s):
         return self._compiled(s, self.py.stmt)
@@ -296,7 +298,10 @@ class Game:
     def z3_legal(self, pre, action: str, args: dict, ctx: ZCtx):
         a = self.action(action)
         env = self._zargs(a.params, args)
-        return z3.And([self.z3_eval(req, pre, ctx, env) for _, req in a.requires] or [z3.BoolVal(True)])
+        parts = [self.z3_eval(req, pre, ctx, env) for _, req in a.requires]
+        if a.ensures:
+            parts.append(self.z3_eval(self.ensure_expr(action), pre, ctx, env))
+        return z3.And(parts or [z3.BoolVal(True)])
 
     def z3_effect(self, pre, action: str, args: dict, ctx: ZCtx) -> dict:
         a = self.action(action)
@@ -325,28 +330,6 @@ class Game:
                 f"{len(self.claims)} claims")
 
 
-def _deep_copy(v):
-    if isinstance(v, dict):
-        return {k: _deep_copy(x) for k, x in v.items()}
-    return v
-
-
-def _write(cur, t, path, value, loc, domains):
-    if not path:
-        why = check_range(value, t, domains)
-        if why:
-            raise Undefined(loc, f"the value written is out of range: {why}")
-        return _deep_copy(value)
-    kind, k = path[0]
-    if kind == "field":
-        cur[k] = _write(cur[k], t.field_type(k), path[1:], value, loc, domains)
-        return cur
-    if k not in cur:
-        raise Undefined(loc, f"key {k!r} is outside domain {t.key}")
-    cur[k] = _write(cur[k], t.value, path[1:], value, loc, domains)
-    return cur
-
-
 # ====================================================================== loading
 
 def load(path: str | Path, readings: dict[str, str] | None = None, switches: dict[str, bool] | None = None) -> Game:
@@ -371,6 +354,10 @@ class Loader:
         self.raw_defines: dict[str, tuple] = {}
         self.building: list[str] = []
         self.failed: set[str] = set()
+        # every action id in the file, for `can(...)` in defines built before the actions are
+        self.action_refs: dict[str, ir.ActionRef] = {
+            a["id"]: ir.ActionRef(a["id"]) for a in (doc.data.get("actions") or []) if isinstance(a, dict) and isinstance(a.get("id"), str)
+        } if isinstance(doc.data, dict) and isinstance(doc.data.get("actions"), list) else {}
 
     def err(self, path, message, rule=None, loc: Loc | None = None):
         self.problems.append(Problem(loc or self.doc.loc(path, rule), message))
@@ -445,7 +432,7 @@ class Loader:
                 if str(ct) != str(t):
                     self.err(("start", n), f"constant '{v}' is {ct}, but state variable '{n}' is {t}")
                     continue
-                out[n] = _deep_copy(cv)
+                out[n] = deep_copy(cv)
                 continue
             try:
                 out[n] = from_json(v, t, self.g.domains, f"start.{n}")
@@ -475,7 +462,8 @@ class Loader:
         return Cite(raw.get("file", self.g.rulebook), raw["section"], tuple(s) if isinstance(s, list) else (s,))
 
     def scope(self, locals_: dict | None = None, allow_state=True) -> Scope:
-        return Scope(self.g.domains, self.g.state_types, self.g.consts, self.define_sig, self.atoms, dict(locals_ or {}), allow_state)
+        return Scope(self.g.domains, self.g.state_types, self.g.consts, self.define_sig, self.atoms, dict(locals_ or {}), allow_state,
+                     self.action_refs)
 
     def locmap(self, path, rule=None) -> LocMap:
         m = self.doc.mark(path)
@@ -711,20 +699,9 @@ class Loader:
             if params is None:
                 continue
             sc = self.scope(dict(params))
-            requires, effect, ok = [], [], True
-            for j, text in enumerate(a.get("require", [])):
-                if RULE_ID.match(text.strip()):
-                    e = self._rule_ref(text.strip(), params, p + ("require", j), aid, "legality")
-                    if e is None:
-                        ok = False
-                        continue
-                    requires.append((text.strip(), e))
-                else:
-                    e = self.expr(text, p + ("require", j), sc, aid, BOOL)
-                    if e is None:
-                        ok = False
-                        continue
-                    requires.append((None, e))
+            requires, ok = self._conditions(a.get("require", []), p, "require", params, sc, aid)
+            ensures, ok2 = self._conditions(a.get("ensure", []), p, "ensure", params, sc, aid)
+            effect, ok = [], ok and ok2
             for j, text in enumerate(a.get("effect", [])):
                 pj = p + ("effect", j)
                 if RULE_ID.match(text.strip()):
@@ -744,7 +721,55 @@ class Loader:
                         continue
                     effect.extend(s)
             if ok:
-                self.g.actions[aid] = Action(aid, a["says"], self.cite(a.get("cite"), p), params, requires, tuple(effect), self.doc.loc(p, aid))
+                self.g.actions[aid] = Action(aid, a["says"], self.cite(a.get("cite"), p), params, requires, tuple(effect),
+                                             self.doc.loc(p, aid), ensures)
+        self.resolve_cans()
+
+    def _conditions(self, raw, p, field, params, sc, aid):
+        """An action's `require` or `ensure` list: rule ids (legality rules whose parameters the
+        action has) or expressions over its parameters; (conditions, all built)."""
+        out, ok, path = [], True, p + (field,)
+        for j, text in enumerate(raw):
+            if RULE_ID.match(text.strip()):
+                e = self._rule_ref(text.strip(), params, path + (j,), aid, field)
+                if e is None:
+                    ok = False
+                    continue
+                out.append((text.strip(), e))
+            else:
+                e = self.expr(text, path + (j,), sc, aid, BOOL)
+                if e is None:
+                    ok = False
+                    continue
+                out.append((None, e))
+        return out, ok
+
+    def resolve_cans(self):
+        """Fill in every action a `can(...)` names, then refuse a `can` its own action's legality
+        reaches (its Python side would never end)."""
+        for aid, ref in self.action_refs.items():
+            if aid in self.g.actions:
+                ref.params = self.g.actions[aid].params
+                ref.legal = self.g.legal_expr(aid)
+        for aid, ref in self.action_refs.items():
+            if ref.legal is not None and self._reaches_can(ref.legal, aid, set()):
+                a = self.g.actions[aid]
+                self.err((), f"action {aid}'s legality asks can({aid}) of itself", aid, a.loc)
+
+    def _reaches_can(self, e, aid, seen) -> bool:
+        for n in ir.walk(e):
+            if isinstance(n, ir.Can) and n.ref.legal is not None:
+                if n.ref.action == aid:
+                    return True
+                if n.ref.action not in seen:
+                    seen.add(n.ref.action)
+                    if self._reaches_can(n.ref.legal, aid, seen):
+                        return True
+            elif isinstance(n, ir.Call) and ("define", n.name) not in seen and n.name in self.g.defines:
+                seen.add(("define", n.name))
+                if self._reaches_can(self.g.defines[n.name][1], aid, seen):
+                    return True
+        return False
 
     def _params_fit(self, rule, params, path, aid):
         have = dict(params)
@@ -757,13 +782,13 @@ class Loader:
                 return False
         return True
 
-    def _rule_ref(self, rid, params, path, aid, kind):
+    def _rule_ref(self, rid, params, path, aid, field):
         rule = self.g.rules.get(rid)
         if rule is None:
             self.err(path, f"no rule '{rid}'{suggest(rid, self.g.rules)}", aid)
             return None
         if rule.kind not in ("legality", "invariant", "end"):
-            self.err(path, f"rule {rid} is a {rule.kind} rule; require takes legality rules", aid)
+            self.err(path, f"rule {rid} is a {rule.kind} rule; {field} takes legality rules", aid)
             return None
         if not self._params_fit(rule, params, path, aid):
             return None

@@ -224,6 +224,43 @@ class Builtin(Expr):
     loc: Loc = _loc
 
 
+class ActionRef:
+    """An action named in a `can(...)`, filled in once the actions are loaded (defines are built
+    before them): its parameters and its whole legality (`Game.legal_expr`)."""
+
+    def __init__(self, action: str):
+        self.action = action
+        self.params: list | None = None
+        self.legal: Expr | None = None
+
+    def __repr__(self):
+        # with the legality itself: a switch or reading that changes it changes every `can` of it
+        # (tests compare bodies by their text to find those a variant changes)
+        return f"ActionRef({self.action!r}, {self.legal!r})"
+
+
+@dataclass(frozen=True)
+class Can(Expr):
+    """`can(a)`: some arguments make action `a` legal (its requirements and what it ensures).
+    Python tries them all; Z3 quantifies over them when the action ensures something on the
+    state after it, else expands them as `any` would."""
+
+    ref: ActionRef
+    type: Type
+    loc: Loc = _loc
+
+
+@dataclass(frozen=True)
+class After(Expr):
+    """`body` read on the state the statements leave, their parameters bound as in the caller
+    (an action's `ensure:`, part of its legality)."""
+
+    stmts: tuple
+    body: Expr
+    type: Type
+    loc: Loc = _loc
+
+
 # statements (action effects)
 
 @dataclass(frozen=True)
@@ -257,12 +294,24 @@ class If(Stmt):
 
 
 EXPR_OPS = (Lit, StateVar, Local, Field, Index, Compare, Not, And, Or, Implies, Arith, Neg, Abs, MinMax,
-            Ite, Agg, The, Member, SetLit, SetOp, Len, Call, Builtin)
+            Ite, Agg, The, Member, SetLit, SetOp, Len, Call, Builtin, Can, After)
 STMT_OPS = (Assign, For, If)
 
 
+def stmt_exprs(s: Stmt) -> list[Expr]:
+    """The expressions a statement reads (its values, keys, loop sources and conditions)."""
+    if isinstance(s, Assign):
+        return [v for k, v in s.path if k == "index"] + [s.value]
+    if isinstance(s, For):
+        return [s.clause.source, *s.clause.conds] + [x for b in s.body for x in stmt_exprs(b)]
+    return [s.cond] + [x for b in s.body + s.orelse for x in stmt_exprs(b)]
+
+
 def children(e: Expr) -> list[Expr]:
-    """Direct sub-expressions, for generic walks (dependency analysis, op coverage)."""
+    """Direct sub-expressions, for generic walks (dependency analysis, op coverage). A `can`'s
+    action legality is not a child (it is shared, and may be filled in later): see `state_vars_read`."""
+    if isinstance(e, After):
+        return [x for s in e.stmts for x in stmt_exprs(s)] + [e.body]
     out: list[Expr] = []
     for name in getattr(e, "__dataclass_fields__", {}):
         v = getattr(e, name)
@@ -298,4 +347,7 @@ def state_vars_read(e: Expr, defines: dict[str, tuple[list[str], Expr]]) -> set[
             elif isinstance(n, Call) and n.name not in seen and n.name in defines:
                 seen.add(n.name)
                 todo.append(defines[n.name][1])
+            elif isinstance(n, Can) and "can " + n.ref.action not in seen:
+                seen.add("can " + n.ref.action)
+                todo.append(n.ref.legal)
     return out

@@ -10,6 +10,8 @@ from .. import ir
 from ..builtins import REGISTRY
 from ..errors import Undefined
 from ..order import ordered
+from ..state import check_range
+from ..types import BoolT, IntT, SetT
 from . import MissingHandler
 
 _MISSING = object()
@@ -29,9 +31,10 @@ class CallCtx:
 
 
 class PyCompiler:
-    def __init__(self, domains, defines: dict[str, tuple[list[str], ir.Expr]] | None = None):
+    def __init__(self, domains, defines: dict[str, tuple[list[str], ir.Expr]] | None = None, types: dict | None = None):
         self.domains = domains
         self.defines = defines or {}
+        self.types = types or {}  # the state variables' types, for `after` (an action's ensure)
         self._define_fns: dict[str, object] = {}
 
     def compile(self, e: ir.Expr):
@@ -272,6 +275,70 @@ class PyCompiler:
             return hit
         return f
 
+    # -- what an action allows
+    def c_Can(self, e):
+        """Tries arguments the way a player would list moves: the parameters most conditions
+        mention are bound first, and each top-level condition is tried as soon as what it
+        mentions is bound, so a choice of spaces that fails is not tried again for every domino."""
+        holder = {}
+
+        def f(st, env):
+            plan = holder.get("plan")
+            if plan is None:
+                plan = holder["plan"] = self._can_plan(e)
+            names, levels, pools = plan
+            bound = {MEMO: {}}  # the action's own parameters only; define calls on this state shared
+
+            def extend(depth):
+                if not all(c(st, bound) for c in levels[depth]):
+                    return False
+                if depth == len(names):
+                    return True
+                for v in pools[depth]:
+                    bound[names[depth]] = v
+                    if extend(depth + 1):
+                        return True
+                return False
+            return extend(0)
+        return f
+
+    def _can_plan(self, e):
+        params = dict(e.ref.params)
+        conj = list(conjuncts(e.ref.legal))
+        uses = [{x.name for x in ir.walk(c) if isinstance(x, ir.Local)} & set(params) for c in conj]
+        names = sorted(params, key=lambda n: -sum(n in u for u in uses))  # stable: declared order on ties
+        levels = [[] for _ in range(len(names) + 1)]
+        for c, u in zip(conj, uses):
+            levels[max((names.index(n) + 1 for n in u), default=0)].append(self.compile(c))
+        pools = [ordered(domain_lit(params[n], self.domains).value, params[n], self.domains) for n in names]
+        return names, levels, pools
+
+    def c_After(self, e):
+        known = self.known(e.body)
+        if known is not UNKNOWN:  # nothing to read after (a switch turns it off): the effect is not run
+            return lambda st, env: known
+        stmts = [self.stmt(s) for s in e.stmts]
+        body = self.compile(e.body)
+        types, domains = self.types, self.domains
+
+        def f(st, env):
+            writes: list = []
+            pre_env = {**env, MEMO: {}}  # every statement reads the state before
+            for s in stmts:
+                s(st, pre_env, writes)
+            post = apply_writes(st, types, writes, domains)
+            return body(post, {**env, MEMO: {}})  # define calls on the state before are not shared
+        return f
+
+    def known(self, e):
+        """The value of e when it reads neither the state nor a parameter on the way to it (`not
+        wildlife_wishes or ...` with the switch off), else UNKNOWN: both back ends use it to skip
+        an `after`'s effect, so they skip the same ones."""
+        try:
+            return self.compile(e)(_NO_STATE, {})
+        except (_NeedsState, KeyError, Undefined):
+            return UNKNOWN
+
     def _state_call(self, name):
         """A define without parameters is a function of the state alone: its value is kept for as
         long as every state variable it reads is the very same immutable value (a new state, or a
@@ -347,6 +414,80 @@ class PyCompiler:
             for b in (body if cond(st, env) else orelse):
                 b(st, env, writes)
         return run
+
+
+UNKNOWN = object()
+
+
+class _NeedsState(Exception):
+    pass
+
+
+class _NoStateDict(dict):
+    def __getitem__(self, k):
+        raise _NeedsState()
+
+
+_NO_STATE = _NoStateDict()
+
+
+def conjuncts(e: ir.Expr):
+    """The top-level conjuncts of e (nested `and`s flattened), in order."""
+    if isinstance(e, ir.And):
+        for x in e.args:
+            yield from conjuncts(x)
+    else:
+        yield e
+
+
+def can_as_any(e: ir.Can, domains) -> ir.Agg:
+    """`can(a)` as `any(legal(a) for p1 in D1 for p2 in D2 ...)` over its parameters' domains."""
+    clauses = tuple(ir.Clause(n, domain_lit(t, domains), ()) for n, t in e.ref.params)
+    return ir.Agg("any", e.ref.legal, clauses, e.type, None, e.loc)
+
+
+def domain_lit(t, domains) -> ir.Lit:
+    """Every value of a parameter's finite type, as a set constant."""
+    if isinstance(t, IntT):
+        return ir.Lit(frozenset(range(t.lo, t.hi + 1)), SetT(t))
+    if isinstance(t, BoolT):
+        return ir.Lit(frozenset((False, True)), SetT(t))
+    d = domains[t.domain]
+    return ir.Lit(frozenset(d.atoms), SetT(d.value_type))
+
+
+def apply_writes(state: dict, types: dict, writes, domains) -> dict:
+    """The state after statements' writes, applied in order (later wins); the state is not changed."""
+    out = dict(state)
+    copied: set = set()
+    for var, path, value, loc in writes:
+        if var not in copied:
+            out[var] = deep_copy(out[var])
+            copied.add(var)
+        out[var] = _write(out[var], types[var], path, value, loc, domains)
+    return out
+
+
+def deep_copy(v):
+    if isinstance(v, dict):
+        return {k: deep_copy(x) for k, x in v.items()}
+    return v
+
+
+def _write(cur, t, path, value, loc, domains):
+    if not path:
+        why = check_range(value, t, domains)
+        if why:
+            raise Undefined(loc, f"the value written is out of range: {why}")
+        return deep_copy(value)
+    kind, k = path[0]
+    if kind == "field":
+        cur[k] = _write(cur[k], t.field_type(k), path[1:], value, loc, domains)
+        return cur
+    if k not in cur:
+        raise Undefined(loc, f"key {k!r} is outside domain {t.key}")
+    cur[k] = _write(cur[k], t.value, path[1:], value, loc, domains)
+    return cur
 
 
 def constant_value(e: ir.Expr, domains):

@@ -46,6 +46,7 @@ class ZCtx:
         self.guard = TRUE
         self.obligations: list[Obligation] = []
         self.sides: list[z3.BoolRef] = []
+        self.aux: list = []  # the auxiliary variables the side constraints define (a `can` binds them)
         self.prefix = prefix
         self._n = 0
         self.memo: dict = {}
@@ -92,6 +93,10 @@ class ZCallCtx:
 
     def side(self, cond):
         self._ctx.side(cond)
+
+    def declare(self, variables):
+        """Name the auxiliary variables a built-in made (its side constraints define them)."""
+        self._ctx.aux.extend(variables)
 
     def fresh_tag(self, what):
         return self._ctx.fresh_tag(what)
@@ -247,9 +252,12 @@ def zequal(a, b):
 # ------------------------------------------------------------------ the compiler
 
 class ZCompiler:
-    def __init__(self, domains, defines: dict[str, tuple[list[str], ir.Expr]] | None = None):
+    def __init__(self, domains, defines: dict[str, tuple[list[str], ir.Expr]] | None = None, types: dict | None = None):
         self.domains = domains
         self.defines = defines or {}
+        self.types = types or {}  # the state variables' types, for `after` (an action's ensure)
+        self._py = None  # a Python compiler, to see which `after` bodies are constants
+        self._known: dict[int, tuple] = {}
         self._lits: dict[int, tuple] = {}
         self._pure: dict[str, bool] = {}  # define name -> reads no state (_stateless)
 
@@ -566,12 +574,12 @@ class ZCompiler:
         else:
             p, codes = split
             general = ZCtx(ctx.prefix)
-            general._n, general.sides, general.memo = ctx._n, ctx.sides, ctx.memo
+            general._n, general.sides, general.memo, general.aux = ctx._n, ctx.sides, ctx.memo, ctx.aux
             value = self._call(name, body, args, general, st)
             choice = ("general", value, general.obligations)
             if general.obligations:
                 cases = ZCtx(ctx.prefix)
-                cases._n, cases.sides, cases.memo = general._n, ctx.sides, ctx.memo
+                cases._n, cases.sides, cases.memo, cases.aux = general._n, ctx.sides, ctx.memo, ctx.aux
                 pairs = []
                 for k in codes:
                     cond = zt.Eq(args[p], zt.num(k))
@@ -602,13 +610,78 @@ class ZCompiler:
         hit = ctx.memo.get(key)
         if hit is None or hit[2] is not st:
             inner = ZCtx(ctx.prefix)
-            inner._n, inner.sides, inner.memo = ctx._n + 1000, ctx.sides, ctx.memo
+            inner._n, inner.sides, inner.memo, inner.aux = ctx._n + 1000, ctx.sides, ctx.memo, ctx.aux
             value = self.c(body, args, inner, st)
             ctx._n = inner._n
             hit = ctx.memo[key] = (value, inner.obligations, st, args)  # args kept alive: their ids stay unique
         for o in hit[1]:
             ctx.oblige(o.cond, o.reason, o.loc)
         return hit[0]
+
+    # -- what an action allows, and what it leaves
+    def _known_value(self, e):
+        """As `PyCompiler.known`: the same `after` bodies count as constants in both back ends."""
+        hit = self._known.get(id(e))
+        if hit is None or hit[0] is not e:
+            if self._py is None:
+                from .python import PyCompiler
+
+                self._py = PyCompiler(self.domains, self.defines, self.types)
+            hit = self._known[id(e)] = (e, self._py.known(e))
+        return hit[1]
+
+    def _live_afters(self, e) -> bool:
+        """Some `after` in e (through defines, not through other `can`s) has a body to read."""
+        from .python import UNKNOWN
+
+        seen: set = set()
+        todo = [e]
+        while todo:
+            for n in ir.walk(todo.pop()):
+                if isinstance(n, ir.After) and self._known_value(n.body) is UNKNOWN:
+                    return True
+                if isinstance(n, ir.Call) and n.name not in seen and n.name in self.defines:
+                    seen.add(n.name)
+                    todo.append(self.defines[n.name][1])
+        return False
+
+    def z_After(self, e, env, ctx, st):
+        from .python import UNKNOWN
+
+        known = self._known_value(e.body)
+        if known is not UNKNOWN:
+            return _bool(known) if isinstance(known, bool) else zconst(known, e.type, self.domains)
+        writes: list = []
+        for s in e.stmts:
+            self.stmt(s, env, ctx, st, writes)
+        post = apply_writes(st, self.types, writes, ctx, self.domains)
+        return self.c(e.body, env, ctx, post)
+
+    def z_Can(self, e, env, ctx, st):
+        """Expanded over every argument as `any` is — unless the action's legality reads the
+        state after it (an `ensure`): then one post-state encoding under an existential over the
+        arguments and every auxiliary variable built for it (region labels), instead of one per
+        argument. Exact under negation too: the auxiliaries have one solution per state and
+        arguments. Its terms are built apart from the caller's (no shared labels inside)."""
+        from .python import can_as_any
+
+        if not self._live_afters(e.ref.legal):
+            return self.c(can_as_any(e, self.domains), {}, ctx, st)
+        tag = ctx.fresh_tag("can")
+        args, ranges = {}, []
+        for n, t in e.ref.params:
+            v = z3.Bool(f"{tag}.{n}") if isinstance(t, BoolT) else z3.Int(f"{tag}.{n}")
+            args[n] = v
+            ranges.append(in_range(v, t, self.domains))
+        inner = ZCtx(tag)
+        body = self.c(e.ref.legal, args, inner, st)
+        bound = list(args.values()) + inner.aux
+        scope = zt.And(ranges + inner.sides)
+        if inner.obligations:  # defined for every argument, as `any` asks of every element: one quantifier for all
+            first = inner.obligations[0]
+            ctx.oblige(z3.ForAll(bound, zt.Implies(scope, zt.And([o.cond for o in inner.obligations]))),
+                       f"{first.reason} (for some arguments of can({e.ref.action}))", first.loc)
+        return z3.Exists(bound, zt.And([scope, body]))
 
     def z_Builtin(self, e, env, ctx, st):
         args = [self.c(a, env, ctx, st) for a in e.args]

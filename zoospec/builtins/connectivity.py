@@ -46,6 +46,7 @@ def _reach(grid, s: ZSet, root: dict[int, z3.BoolRef], ctx) -> dict[int, z3.Bool
     tag = ctx.fresh_tag("reach")
     reach = {k: z3.Bool(f"{tag}.r{k}") for k in grid.codes()}
     dist = {k: z3.Int(f"{tag}.d{k}") for k in grid.codes()}
+    ctx.declare([*reach.values(), *dist.values()])
     n = len(grid)
     for k in grid.codes():
         nbrs = [grid.code(y) for y in grid.neighbours(grid.atom(k))]
@@ -184,6 +185,7 @@ def _labels(grid, s: ZSet, ctx) -> dict[int, z3.ArithRef]:
     tag = ctx.fresh_tag("region")
     label = {k: z3.Int(f"{tag}.l{k}") for k in grid.codes()}
     dist = {k: z3.Int(f"{tag}.d{k}") for k in grid.codes()}
+    ctx.declare([*label.values(), *dist.values()])
     codes = list(grid.codes())
     for k in codes:
         nbrs = [grid.code(y) for y in grid.neighbours(grid.atom(k))]
