@@ -234,9 +234,18 @@ class ActionRef:
         self.legal: Expr | None = None
 
     def __repr__(self):
-        # with the legality itself: a switch or reading that changes it changes every `can` of it
-        # (tests compare bodies by their text to find those a variant changes)
-        return f"ActionRef({self.action!r}, {self.legal!r})"
+        # with the conditions themselves: a switch or reading that changes them changes every
+        # `can` of the action (tests compare bodies by their text to find those a variant
+        # changes). Not the effect an `after` runs: the action's own effect item covers it.
+        return f"ActionRef({self.action!r}, {_conditions_text(self.legal)})"
+
+
+def _conditions_text(e) -> str:
+    if isinstance(e, After):
+        return repr(e.body)
+    if isinstance(e, And):
+        return "And(" + ", ".join(_conditions_text(x) for x in e.args) + ")"
+    return repr(e)
 
 
 @dataclass(frozen=True)

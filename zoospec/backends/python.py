@@ -277,20 +277,24 @@ class PyCompiler:
 
     # -- what an action allows
     def c_Can(self, e):
-        """Tries arguments the way a player would list moves: the parameters most conditions
-        mention are bound first, and each top-level condition is tried as soon as what it
-        mentions is bound, so a choice of spaces that fails is not tried again for every domino."""
+        """Tries arguments the way a player would list moves (`can_plan`): a choice of spaces that
+        fails is not tried again for every domino. An argument whose legality is undefined is not
+        a legal one — as the move lister has it, and as the Z3 side encodes it."""
         holder = {}
 
         def f(st, env):
             plan = holder.get("plan")
             if plan is None:
-                plan = holder["plan"] = self._can_plan(e)
+                names, levels, pools = can_plan(e, self.domains)
+                plan = holder["plan"] = (names, [[self.compile(c) for c in lv] for lv in levels], pools)
             names, levels, pools = plan
             bound = {MEMO: {}}  # the action's own parameters only; define calls on this state shared
 
             def extend(depth):
-                if not all(c(st, bound) for c in levels[depth]):
+                try:
+                    if not all(c(st, bound) for c in levels[depth]):
+                        return False
+                except Undefined:
                     return False
                 if depth == len(names):
                     return True
@@ -301,17 +305,6 @@ class PyCompiler:
                 return False
             return extend(0)
         return f
-
-    def _can_plan(self, e):
-        params = dict(e.ref.params)
-        conj = list(conjuncts(e.ref.legal))
-        uses = [{x.name for x in ir.walk(c) if isinstance(x, ir.Local)} & set(params) for c in conj]
-        names = sorted(params, key=lambda n: -sum(n in u for u in uses))  # stable: declared order on ties
-        levels = [[] for _ in range(len(names) + 1)]
-        for c, u in zip(conj, uses):
-            levels[max((names.index(n) + 1 for n in u), default=0)].append(self.compile(c))
-        pools = [ordered(domain_lit(params[n], self.domains).value, params[n], self.domains) for n in names]
-        return names, levels, pools
 
     def c_After(self, e):
         known = self.known(e.body)
@@ -440,10 +433,20 @@ def conjuncts(e: ir.Expr):
         yield e
 
 
-def can_as_any(e: ir.Can, domains) -> ir.Agg:
-    """`can(a)` as `any(legal(a) for p1 in D1 for p2 in D2 ...)` over its parameters' domains."""
-    clauses = tuple(ir.Clause(n, domain_lit(t, domains), ()) for n, t in e.ref.params)
-    return ir.Agg("any", e.ref.legal, clauses, e.type, None, e.loc)
+def can_plan(e: ir.Can, domains):
+    """How both back ends go through `can(a)`'s arguments: the parameters most top-level
+    conditions of the legality mention first (declared order on ties), and each condition at the
+    first depth where every parameter it mentions is bound. (names, conditions per depth 0..n,
+    each parameter's values in domain order)."""
+    params = dict(e.ref.params)
+    conj = list(conjuncts(e.ref.legal))
+    uses = [{x.name for x in ir.walk(c) if isinstance(x, ir.Local)} & set(params) for c in conj]
+    names = sorted(params, key=lambda n: -sum(n in u for u in uses))
+    levels: list[list] = [[] for _ in range(len(names) + 1)]
+    for c, u in zip(conj, uses):
+        levels[max((names.index(n) + 1 for n in u), default=0)].append(c)
+    pools = [ordered(domain_lit(params[n], domains).value, params[n], domains) for n in names]
+    return names, levels, pools
 
 
 def domain_lit(t, domains) -> ir.Lit:

@@ -663,10 +663,8 @@ class ZCompiler:
         arguments and every auxiliary variable built for it (region labels), instead of one per
         argument. Exact under negation too: the auxiliaries have one solution per state and
         arguments. Its terms are built apart from the caller's (no shared labels inside)."""
-        from .python import can_as_any
-
         if not self._live_afters(e.ref.legal):
-            return self.c(can_as_any(e, self.domains), {}, ctx, st)
+            return self._can_expanded(e, ctx, st)
         tag = ctx.fresh_tag("can")
         args, ranges = {}, []
         for n, t in e.ref.params:
@@ -676,12 +674,33 @@ class ZCompiler:
         inner = ZCtx(tag)
         body = self.c(e.ref.legal, args, inner, st)
         bound = list(args.values()) + inner.aux
-        scope = zt.And(ranges + inner.sides)
-        if inner.obligations:  # defined for every argument, as `any` asks of every element: one quantifier for all
-            first = inner.obligations[0]
-            ctx.oblige(z3.ForAll(bound, zt.Implies(scope, zt.And([o.cond for o in inner.obligations]))),
-                       f"{first.reason} (for some arguments of can({e.ref.action}))", first.loc)
-        return z3.Exists(bound, zt.And([scope, body]))
+        # an argument whose legality is undefined is not a legal one (its obligations are part of it)
+        return z3.Exists(bound, zt.And(ranges + inner.sides + [inner.defined(), body]))
+
+    def _can_expanded(self, e, ctx, st):
+        """One legality per argument, staged as Python goes through them (`can_plan`): the
+        conditions on the spaces once per space and way, the domino's under them. Each condition
+        counts only where it is defined."""
+        from .python import can_plan
+
+        names, levels, pools = can_plan(e, self.domains)
+        types = dict(e.ref.params)
+
+        def defined_value(c, env):
+            sub = ZCtx(ctx.prefix)
+            sub._n, sub.sides, sub.memo, sub.aux = ctx._n, ctx.sides, ctx.memo, ctx.aux
+            v = self.c(c, env, sub, st)
+            ctx._n = sub._n
+            return zt.And(sub.defined(), v) if sub.obligations else v
+
+        def rec(depth, env):
+            here = _fold_all([(TRUE, defined_value(c, env)) for c in levels[depth]])
+            if depth == len(names) or zt.known(here) is FALSE:
+                return here
+            t = types[names[depth]]
+            subs = [(TRUE, rec(depth + 1, {**env, names[depth]: zconst(v, t, self.domains)})) for v in pools[depth]]
+            return _fold_all([(TRUE, here), (TRUE, _fold_any(subs))])
+        return rec(0, {})
 
     def z_Builtin(self, e, env, ctx, st):
         args = [self.c(a, env, ctx, st) for a in e.args]
