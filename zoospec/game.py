@@ -140,6 +140,7 @@ class Game:
         self._z3 = None
         self._closures: dict[int, tuple] = {}
         self._legal_exprs: dict[str, ir.Expr] = {}
+        self._ensure_exprs: dict[str, ir.Expr] = {}
 
     # ------------------------------------------------------------------ back ends
     @property
@@ -267,10 +268,14 @@ class Game:
         return hit
 
     def ensure_expr(self, action: str) -> ir.Expr:
-        """What the action ensures, as one expression on the state before it (`after` its effect)."""
-        a = self.action(action)
-        body = tuple(e for _, e in a.ensures)
-        return ir.After(a.effect, ir.And(body, BOOL) if len(body) > 1 else body[0], BOOL, a.loc)
+        """What the action ensures, as one expression on the state before it (`after` its
+        effect), built once: compiled closures are kept per node."""
+        hit = self._ensure_exprs.get(action)
+        if hit is None:
+            a = self.action(action)
+            body = tuple(e for _, e in a.ensures)
+            hit = self._ensure_exprs[action] = ir.After(a.effect, ir.And(body, BOOL) if len(body) > 1 else body[0], BOOL, a.loc)
+        return hit
 
     def legal(self, state: dict, action: str, args: dict) -> bool:
         a = self.action(action)

@@ -658,7 +658,7 @@ class ZCompiler:
         return self.c(e.body, env, ctx, post)
 
     def z_Can(self, e, env, ctx, st):
-        """Expanded over every argument as `any` is — unless the action's legality reads the
+        """One legality per argument (`_can_expanded`) — unless the action's legality reads the
         state after it (an `ensure`): then one post-state encoding under an existential over the
         arguments and every auxiliary variable built for it (region labels), instead of one per
         argument. Exact under negation too: the auxiliaries have one solution per state and
