@@ -344,16 +344,13 @@ def _budgeted(s, rlimit: int, asked):
     return s
 
 
-def backward(compiled: Compiled, rlimit: int = RLIMIT, on: dict | None = None, pin_undefined: bool = False) -> list[tuple[str, str]]:
+def backward(compiled: Compiled, rlimit: int = RLIMIT, on: dict | None = None) -> list[tuple[str, str]]:
     """Ask Z3 for witnesses and replay each in Python. Returns (what, verdict) per question: 'what'
     says which question; the verdict is 'agree' or 'disagree: ...' (both values) on Z3's witness,
     'none' (Z3 proved there is no such state) or 'unknown' (no answer within the budget).
     `on` (state variable -> concrete value) seeks the 'holds' and 'fails' witnesses among states
     with those values only — for a body over a whole map, where Z3 building the map itself is the
-    search that swings; no such witness there is 'none where pinned', not a proof of anything.
-    `pin_undefined` seeks the 'undefined' witness there too — for a body whose parts each have
-    their definedness asked on any state as items of their own (an action's ensure: its effect
-    and its rules)."""
+    search that swings; no such witness there is 'none where pinned', not a proof of anything."""
     out = []
     pinned = [a == b for n, v in (on or {}).items() for a, b in compiled.sym.bind_one(n, v)]
     base = [compiled.defined] + compiled.sym.constraints + compiled.arg_constraints + compiled.ctx.sides + pinned
@@ -364,8 +361,7 @@ def backward(compiled: Compiled, rlimit: int = RLIMIT, on: dict | None = None, p
         questions = [("effect" if t is None else "any", z3.BoolVal(True))]
     questions.append(("undefined", z3.Not(compiled.defined)))
     for what, q in questions:
-        free = what == "undefined" and not pin_undefined
-        asked = (compiled.sym.constraints + compiled.arg_constraints + compiled.ctx.sides if free else base) + [q]
+        asked = (compiled.sym.constraints + compiled.arg_constraints + compiled.ctx.sides if what == "undefined" else base) + [q]
         # presolving first (substituting the equalities away, as solvers/puzzle.py does) answers a
         # whole table's region labels (Zoo Parque's Areas and Exhibits), which defeat Z3's default
         # strategy, and measured no slower elsewhere; the default strategy is the fallback
@@ -377,7 +373,7 @@ def backward(compiled: Compiled, rlimit: int = RLIMIT, on: dict | None = None, p
         if r == z3.unknown:
             out.append((what, "unknown"))
         elif r == z3.unsat:
-            out.append((what, "none where pinned" if pinned and not free else "none"))
+            out.append((what, "none where pinned" if pinned and what != "undefined" else "none"))
         else:
             m = s.model()
             state, args = compiled.sym.decode(m), compiled.arg_sym.decode(m)
