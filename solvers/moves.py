@@ -11,8 +11,7 @@ the whole listing (one state, one cache).
 """
 from __future__ import annotations
 
-from zoospec import ir
-from zoospec.backends.python import MEMO, conjuncts
+from zoospec.backends.python import MEMO, conditions_by_depth, conjuncts
 from zoospec.errors import Undefined
 
 from .symbolic import param_pools
@@ -25,10 +24,8 @@ def _plan(game, action):
     hit = cache.get(action.id)
     if hit is None:
         names = [n for n, _ in action.params]
-        levels = [[] for _ in range(len(names) + 1)]
-        for c in conjuncts(game.legal_expr(action.id)):  # requirements, then what it ensures
-            used = {x.name for x in ir.walk(c) if isinstance(x, ir.Local)} & set(names)
-            levels[max((names.index(n) + 1 for n in used), default=0)].append(game.fn(c))
+        # requirements, then what it ensures
+        levels = [[game.fn(c) for c in lv] for lv in conditions_by_depth(list(conjuncts(game.legal_expr(action.id))), names)]
         hit = cache[action.id] = (names, levels, param_pools(game, action.params))
     return hit
 

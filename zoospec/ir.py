@@ -251,8 +251,8 @@ def _conditions_text(e) -> str:
 @dataclass(frozen=True)
 class Can(Expr):
     """`can(a)`: some arguments make action `a` legal (its requirements and what it ensures).
-    Python tries them all; Z3 quantifies over them when the action ensures something on the
-    state after it, else expands them as `any` would."""
+    Both back ends go through them in one plan (`can_plan`); Z3 quantifies over them instead
+    when the action ensures something on the state after it (ADR 0015)."""
 
     ref: ActionRef
     type: Type

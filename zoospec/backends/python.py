@@ -440,13 +440,23 @@ def can_plan(e: ir.Can, domains):
     each parameter's values in domain order)."""
     params = dict(e.ref.params)
     conj = list(conjuncts(e.ref.legal))
-    uses = [{x.name for x in ir.walk(c) if isinstance(x, ir.Local)} & set(params) for c in conj]
-    names = sorted(params, key=lambda n: -sum(n in u for u in uses))
-    levels: list[list] = [[] for _ in range(len(names) + 1)]
-    for c, u in zip(conj, uses):
-        levels[max((names.index(n) + 1 for n in u), default=0)].append(c)
+    names = sorted(params, key=lambda n: -sum(n in _mentioned(c, params) for c in conj))
+    levels = conditions_by_depth(conj, names)
     pools = [ordered(domain_lit(params[n], domains).value, params[n], domains) for n in names]
     return names, levels, pools
+
+
+def _mentioned(c, names) -> set:
+    return {x.name for x in ir.walk(c) if isinstance(x, ir.Local)} & set(names)
+
+
+def conditions_by_depth(conds, names) -> list[list]:
+    """Each condition at the first depth (0..len(names)) where every parameter it mentions is
+    bound, parameters bound in the order of `names` (shared with the move lister)."""
+    levels: list[list] = [[] for _ in range(len(names) + 1)]
+    for c in conds:
+        levels[max((names.index(n) + 1 for n in _mentioned(c, names)), default=0)].append(c)
+    return levels
 
 
 def domain_lit(t, domains) -> ir.Lit:
