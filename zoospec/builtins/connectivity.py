@@ -189,7 +189,8 @@ def _labels(grid, s: ZSet, ctx) -> dict[int, z3.ArithRef]:
     codes = list(grid.codes())
     for k in codes:
         nbrs = [grid.code(y) for y in grid.neighbours(grid.atom(k))]
-        ctx.side(zt.And(dist[k] >= 0, dist[k] <= len(codes)))
+        # the label bounds are implied by the next two lines; stated, they help Z3's arithmetic
+        ctx.side(zt.And(dist[k] >= 0, dist[k] <= len(codes), label[k] >= codes[0], label[k] <= k))
         ctx.side(zt.Implies(zt.Not(member[k]), zt.Eq(label[k], k)))
         ctx.side(zt.Implies(member[k], zt.Or([zt.And(zt.Eq(label[k], j), member[j]) for j in codes if j <= k])))
         for j in nbrs:
