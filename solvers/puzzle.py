@@ -47,6 +47,7 @@ class Verdict:
     proved_below: int | None = None  # --best: no finished record scores at least this (unsat)
     seconds: float = 0.0
     reason: str = ""
+    given: list[str] = field(default_factory=list)  # record variables fixed by the user: verdicts are about them too
 
 
 def read_deal(game, path: str | Path) -> dict:
@@ -64,6 +65,31 @@ def read_deal(game, path: str | Path) -> dict:
                          + (f"; missing {', '.join(sorted(missing))}" if missing else "")
                          + (f"; unknown {', '.join(sorted(extra))}" if extra else ""))
     return {n: from_json(v, game.state_types[n], game.domains, f"{path}: {n}") for n, v in data.items()}
+
+
+def read_given(game, spec: str) -> dict:
+    """`solve --given FILE[:VAR,VAR]`: parts of the record fixed in advance (a layout to complete,
+    say). FILE is a mapping of state variables, or a plan (its record is read); VARs pick which
+    (default: all it gives but the deal's). The deal's variables belong in the deal and are refused here."""
+    from ..yamlload import load_file
+
+    path, _, names = spec.partition(":") if not Path(spec).exists() else (spec, "", "")
+    data = load_file(path).data
+    if isinstance(data, dict) and isinstance(data.get("record"), dict):
+        data = data["record"]
+    if not isinstance(data, dict):
+        raise StateError(f"{path}: --given reads a mapping of the record's variables, or a plan")
+    data = {k: v for k, v in data.items() if not str(k).startswith("#")}
+    deal = set(_puzzle(game).deal)
+    picked = [n.strip() for n in names.split(",") if n.strip()] or [n for n in data if n not in deal]
+    for n in picked:
+        if n not in game.state_types:
+            raise StateError(f"--given: the record has no variable '{n}'{suggest(n, game.state_types)}")
+        if n in deal:
+            raise StateError(f"--given: '{n}' is part of the deal; give it in the deal file")
+        if n not in data:
+            raise StateError(f"--given: {path} gives no '{n}'")
+    return {n: from_json(data[n], game.state_types[n], game.domains, f"{path}: {n}") for n in picked}
 
 
 def with_objectives(game, deal: dict, given: list[str]) -> dict:
@@ -105,10 +131,10 @@ def _puzzle(game):
 class _Problem:
     """The symbolic record for one deal, compiled once; solvers are made from its facts."""
 
-    def __init__(self, game, deal: dict):
+    def __init__(self, game, deal: dict, given: dict | None = None):
         self.game, self.pz = game, _puzzle(game)
         self.q = Query(game)
-        for n, v in deal.items():
+        for n, v in {**deal, **(given or {})}.items():
             self.q.sym.pin(n, v)
         self.rules = self.q.invariants()
         self.bound = {rid: self._rule(rid) for rid in self.pz.bound}
@@ -233,19 +259,22 @@ def score_of(game, record: dict) -> int:
 
 
 def solve(game, deal: dict, target: int | None = None, best: bool = False, timeout: float = 600.0,
-          progress=None) -> Verdict:
+          progress=None, given: dict | None = None) -> Verdict:
+    """`given`: record variables fixed in advance (read_given); every verdict is then about
+    records with those values — 'unreachable' says no such record reaches the target."""
     pz = _puzzle(game)
     target = pz.target if target is None else target
     start = time.monotonic()
     deadline = start + timeout
     say = progress or (lambda msg: None)
     say("compiling the record's rules")
-    prob = _Problem(game, deal)
+    prob = _Problem(game, deal, given)
     say(f"compiled in {time.monotonic() - start:.1f}s; asking Z3")
     if time.monotonic() >= deadline:
-        return Verdict("unknown", target, reason="the timeout ran out while compiling", seconds=time.monotonic() - start)
+        return Verdict("unknown", target, reason="the timeout ran out while compiling", seconds=time.monotonic() - start,
+                       given=sorted(given or {}))
     v = _climb(game, prob, target, deadline, say) if best else _reach(game, prob, target, deadline, say)
-    v.seconds = time.monotonic() - start
+    v.seconds, v.given = time.monotonic() - start, sorted(given or {})
     return v
 
 

@@ -250,6 +250,39 @@ def test_the_shipped_perfect_zoo_for_the_first_game_deal_replays(tmp_path, capsy
         {n: g.state_to_json({**g.start_state(), **puzzle.read_deal(g, FIRST)})[n] for n in g.puzzle.deal}
 
 
+PLAN = ROOT / "spec" / "zoo-ography" / "deals" / "first-game.plan.json"
+
+
+def test_a_given_layout_is_completed_to_a_perfect_zoo(capsys):
+    """`--given plan.json:at,side,turned`: the shipped perfect zoo's layout fixed, Z3 finds the rest
+    of a 20-half-star record (timing, animals, visitors) itself, certified at every phase."""
+    assert main(["solve", "zoo-ography", "--deal", FIRST, "--given", f"{PLAN}:at,side,turned", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["status"] == "reachable" and out["score"] == 20 and out["given"] == ["at", "side", "turned"]
+    plan = json.loads(PLAN.read_text())["record"]
+    assert {n: out["record"][n] for n in ("at", "side", "turned")} == {n: plan[n] for n in ("at", "side", "turned")}
+
+
+def test_a_given_layout_with_two_setup_tiles_is_unreachable_by_the_hand_rule(tmp_path, capsys):
+    """Only one of the three setup tiles is kept, so a zoo holding z20 and z06 (deck 1 and 2)
+    cannot be built: UNSAT on the bound, and the minimal core is zg.tile.in-hand alone."""
+    at = dict(json.loads(PLAN.read_text())["record"]["at"], **{"1,0": "z20", "1,3": "z06"})
+    given = tmp_path / "layout.json"
+    given.write_text(json.dumps({"at": at}))
+    assert main(["solve", "zoo-ography", "--deal", FIRST, "--given", str(given), "--json"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["status"] == "unreachable" and out["given"] == ["at"] and out["core"] == ["zg.tile.in-hand"]
+    assert main(["solve", "zoo-ography", "--deal", FIRST, "--given", str(given), "--target", "21"]) == 1
+    assert "among records with the given at" in capsys.readouterr().out
+
+
+def test_given_refuses_deal_variables_and_unknown_ones(capsys):
+    assert main(["solve", "zoo-ography", "--deal", FIRST, "--given", f"{PLAN}:deck"]) == 2
+    assert "'deck' is part of the deal" in capsys.readouterr().err
+    assert main(["solve", "zoo-ography", "--deal", FIRST, "--given", f"{PLAN}:side,turnd"]) == 2
+    assert "no variable 'turnd' (did you mean 'turned'?)" in capsys.readouterr().err
+
+
 def test_the_bound_caps_the_best_score_of_the_deal_short_of_seats():
     """--best asks the bound for a ceiling first: without a 6th seat Delta scores 2 stars, not 3,
     so no record scores 19 half stars or more (UNSAT with the bound's rules), while 18 is not

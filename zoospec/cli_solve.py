@@ -18,6 +18,9 @@ def add_parser(sub):
     p.add_argument("--advanced", action="store_true", help="with --seed: deal the advanced game")
     p.add_argument("--objectives", action="append", metavar="SLOT=NAME,...",
                    help="put these objectives in the deal (e.g. gold3=cliff,gold2=savanna); the deal rules must still hold")
+    p.add_argument("--given", metavar="FILE[:VAR,...]",
+                   help="fix parts of the record in advance (a layout to complete: plan.json:at,side,turned); "
+                        "FILE is a mapping of record variables or a plan; the verdict is about records with them")
     p.add_argument("--target", type=int, help="the score to reach (default: the puzzle's target)")
     p.add_argument("--best", action="store_true", help="the highest score reachable, with its plan, when the target is not")
     p.add_argument("--timeout", type=float, default=600.0, help="seconds in all (default 600); past it: unknown")
@@ -63,8 +66,9 @@ def cmd_solve(args) -> int:
     shown = puzzle.deal_json(g, deal)
     if not args.json and (args.seed is not None or args.objectives):
         print(("deal" if args.seed is None else f"deal {args.seed}") + ": " + json.dumps(shown))
+    given = puzzle.read_given(g, args.given) if args.given else None
     progress = None if args.json else (lambda msg: print(f"  … {msg}", file=sys.stderr, flush=True))
-    v = puzzle.solve(g, deal, target=args.target, best=args.best, timeout=args.timeout, progress=progress)
+    v = puzzle.solve(g, deal, target=args.target, best=args.best, timeout=args.timeout, progress=progress, given=given)
     if v.record is not None and args.plan:
         puzzle.save_plan(g, str(game_path(args.game)), deal, v, args.plan, _readings(args.reading), _switches(args.switches))
     if v.record is not None and args.svg:
@@ -72,7 +76,7 @@ def cmd_solve(args) -> int:
             f.write(picture.svg(g, v.record))
     plan = puzzle.plan_text(g, v.record) if v.record is not None else []
     if args.json:
-        print(json.dumps({"status": v.status, "deal": shown,
+        print(json.dumps({"status": v.status, "deal": shown, "given": v.given,
                           "target": v.target, "score": v.score, "best": v.best,
                           "proved_below": v.proved_below, "core": v.core, "reason": v.reason,
                           "seconds": round(v.seconds, 2), "plan": plan,
@@ -92,6 +96,8 @@ def _print(g, v, plan):
         head = f"BEST {v.score} — a certified record scores {v.score}; UNSAT: none scores {v.proved_below} or more (target {v.target})"
     if v.status == "unknown" and v.proved_below is not None:
         head += f"; still proved (UNSAT): no record scores {v.proved_below} or more"
+    if v.given:
+        head += f" — among records with the given {', '.join(v.given)}"
     print(f"{head}  [{v.seconds:.1f}s]")
     if v.core:
         print("these cannot all hold at once (a minimal unsat core: goals, and rule ids when the bound decided):")
