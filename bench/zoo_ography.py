@@ -4,7 +4,7 @@
 
 Solves every deal in spec/zoo-ography/deals/ (their expected verdicts are in the files), prints
 each verdict with its seconds and the median (issue 7's target: 60 s per deal on a 2-core
-machine). Then sweeps the same seeded deals with 1 and with 2 worker processes and prints deals per
+machine), and each shipped plan's deal again with the plan's layout given. Then sweeps the same seeded deals with 1 and with 2 worker processes and prints deals per
 minute. A timeout is reported as unknown, never as a verdict.
 """
 from __future__ import annotations
@@ -44,6 +44,14 @@ def main():
         print(f"{f.name:28} {v.status:12} (expected {expect:12}) {dt:8.1f} s  score {v.score}  core {v.core}", flush=True)
     if times:
         print(f"median seconds per deal: {statistics.median(times):.1f}  (target: <= 60)")
+    # A shipped plan's layout given (`solve --given PLAN:at,side,turned`): the rest of the record
+    # found by Z3 — how much of a deal's time the layout search takes.
+    for plan in sorted((ROOT / "spec" / "zoo-ography" / "deals").glob("*.plan.json")):
+        deal = puzzle.read_deal(g, plan.with_name(plan.name.replace(".plan.json", ".yaml")))
+        given = puzzle.read_given(g, f"{plan}:at,side,turned")
+        t0 = time.monotonic()
+        v = puzzle.solve(g, deal, timeout=args.timeout, given=given)
+        print(f"{plan.name:28} {v.status:12} with its layout given {time.monotonic() - t0:8.1f} s  score {v.score}", flush=True)
     seeds = list(range(1, args.sweep_deals + 1))
     for workers in (1, 2):
         with tempfile.TemporaryDirectory() as tmp:
