@@ -29,6 +29,7 @@ from ..backends.z3 import ZCtx
 from ..errors import InternalError, StateError
 from ..state import from_json, to_json
 from ..suggest import suggest
+from ..types import MapT
 from .symbolic import Query, broken_invariants, py_value, rule_instances
 
 # Z3's default strategy stalls on these records; simplifying first (constants the deal pins,
@@ -67,10 +68,15 @@ def read_deal(game, path: str | Path) -> dict:
     return {n: from_json(v, game.state_types[n], game.domains, f"{path}: {n}") for n, v in data.items()}
 
 
+class Entries(dict):
+    """Some entries of a map variable, given (`--given` with a map that leaves keys out)."""
+
+
 def read_given(game, spec: str) -> dict:
     """`solve --given FILE[:VAR,VAR]`: parts of the record fixed in advance (a layout to complete,
     say). FILE is a mapping of state variables, or a plan (its record is read); VARs pick which
-    (default: all it gives but the deal's). The deal's variables belong in the deal and are refused here."""
+    (default: all it gives but the deal's). A map that leaves keys out fixes the entries it gives
+    (`Entries`). The deal's variables belong in the deal and are refused here."""
     from ..yamlload import load_file
 
     path, _, names = spec.partition(":") if not Path(spec).exists() else (spec, "", "")
@@ -89,7 +95,18 @@ def read_given(game, spec: str) -> dict:
             raise StateError(f"--given: '{n}' is part of the deal; give it in the deal file")
         if n not in data:
             raise StateError(f"--given: {path} gives no '{n}'")
-    return {n: from_json(data[n], game.state_types[n], game.domains, f"{path}: {n}") for n in picked}
+    return {n: _given_value(game, n, data[n], f"{path}: {n}") for n in picked}
+
+
+def _given_value(game, name, value, where):
+    t = game.state_types[name]
+    v = from_json(value, t, game.domains, where, partial=True)
+    return Entries(v) if isinstance(t, MapT) and len(v) < len(game.domains[t.key]) else v
+
+
+def given_names(given: dict | None) -> list[str]:
+    """What a verdict was asked with: each given variable, and how many entries of a partial one."""
+    return [n if not isinstance(v, Entries) else f"{n} ({len(v)} entries)" for n, v in sorted((given or {}).items())]
 
 
 def with_objectives(game, deal: dict, given: list[str]) -> dict:
@@ -135,7 +152,10 @@ class _Problem:
         self.game, self.pz = game, _puzzle(game)
         self.q = Query(game)
         for n, v in {**deal, **(given or {})}.items():
-            self.q.sym.pin(n, v)
+            if isinstance(v, Entries):  # some entries: facts, as the rest of the map stays free
+                self.q.facts.extend(a == b for a, b in self.q.sym.bind_entries(n, v))
+            else:
+                self.q.sym.pin(n, v)
         self.rules = self.q.invariants()
         self.bound = {rid: self._rule(rid) for rid in self.pz.bound}
         self.hard = [self.q.holds(self.pz.finished)] + self._order(self.pz.interchangeable)
@@ -272,9 +292,9 @@ def solve(game, deal: dict, target: int | None = None, best: bool = False, timeo
     say(f"compiled in {time.monotonic() - start:.1f}s; asking Z3")
     if time.monotonic() >= deadline:
         return Verdict("unknown", target, reason="the timeout ran out while compiling", seconds=time.monotonic() - start,
-                       given=sorted(given or {}))
+                       given=given_names(given))
     v = _climb(game, prob, target, deadline, say) if best else _reach(game, prob, target, deadline, say)
-    v.seconds, v.given = time.monotonic() - start, sorted(given or {})
+    v.seconds, v.given = time.monotonic() - start, given_names(given)
     return v
 
 

@@ -263,24 +263,28 @@ def test_a_given_layout_is_completed_to_a_perfect_zoo(capsys):
     assert {n: out["record"][n] for n in ("at", "side", "turned")} == {n: plan[n] for n in ("at", "side", "turned")}
 
 
-def test_a_given_layout_with_two_setup_tiles_is_unreachable_by_the_hand_rule(tmp_path, capsys):
+def test_two_setup_tiles_given_in_the_zoo_are_unreachable_by_the_hand_rule(tmp_path, capsys):
     """Only one of the three setup tiles is kept, so a zoo holding z20 and z06 (deck 1 and 2)
-    cannot be built: UNSAT on the bound, and the minimal core is zg.tile.in-hand alone."""
-    at = dict(json.loads(PLAN.read_text())["record"]["at"], **{"1,0": "z20", "1,3": "z06"})
+    cannot be built: UNSAT on the bound, and the minimal core is zg.tile.in-hand alone. The two
+    spots are given, the other fourteen left to Z3 (a map that leaves keys out)."""
     given = tmp_path / "layout.json"
-    given.write_text(json.dumps({"at": at}))
+    given.write_text(json.dumps({"at": {"1,0": "z20", "1,3": "z06"}}))
     assert main(["solve", "zoo-ography", "--deal", FIRST, "--given", str(given), "--json"]) == 1
     out = json.loads(capsys.readouterr().out)
-    assert out["status"] == "unreachable" and out["given"] == ["at"] and out["core"] == ["zg.tile.in-hand"]
+    assert out["status"] == "unreachable" and out["given"] == ["at (2 entries)"] and out["core"] == ["zg.tile.in-hand"]
     assert main(["solve", "zoo-ography", "--deal", FIRST, "--given", str(given), "--target", "21"]) == 1
-    assert "among records with the given at" in capsys.readouterr().out
+    assert "among records with the given at (2 entries)" in capsys.readouterr().out
 
 
-def test_given_refuses_deal_variables_and_unknown_ones(capsys):
+def test_given_refuses_deal_variables_and_unknown_ones(tmp_path, capsys):
     assert main(["solve", "zoo-ography", "--deal", FIRST, "--given", f"{PLAN}:deck"]) == 2
     assert "'deck' is part of the deal" in capsys.readouterr().err
     assert main(["solve", "zoo-ography", "--deal", FIRST, "--given", f"{PLAN}:side,turnd"]) == 2
     assert "no variable 'turnd' (did you mean 'turned'?)" in capsys.readouterr().err
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"side": {"1,0": "front", "9,9": "front"}}))
+    assert main(["solve", "zoo-ography", "--deal", FIRST, "--given", str(bad)]) == 2
+    assert "side: key '9,9' is not a value of spot" in capsys.readouterr().err
 
 
 def test_the_bound_caps_the_best_score_of_the_deal_short_of_seats():

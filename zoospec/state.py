@@ -17,10 +17,11 @@ from .suggest import suggest
 from .types import AtomT, BoolT, IntT, MapT, RecordT, SetT, ShapeT, Type
 
 
-def from_json(value, t: Type, domains, where: str = "state", constant: bool = False):
+def from_json(value, t: Type, domains, where: str = "state", constant: bool = False, partial: bool = False):
     """The Python value of JSON/YAML data of type t, or StateError saying where it is wrong.
     With constant=True (component data) two more forms are read: a shape as rows of '#'/'.',
-    and a set of grid cells as {rows: [...]}, a mask over the grid."""
+    and a set of grid cells as {rows: [...]}, a mask over the grid. With partial=True a map (at
+    the top only) may leave keys out."""
     if constant and isinstance(t, ShapeT):
         if not (isinstance(value, list) and value and all(isinstance(r, str) for r in value)):
             raise StateError(f"{where}: a shape is a list of row strings, '#' for a cell and '.' for none")
@@ -62,7 +63,7 @@ def from_json(value, t: Type, domains, where: str = "state", constant: bool = Fa
                 raise StateError(f"{where}: key {k!r} is not a value of {d.name}") from None
             out[atom] = from_json(v, t.value, domains, f"{where}[{k}]", constant)
         missing = [a for a in d.atoms if a not in out]
-        if missing:
+        if missing and not partial:
             raise StateError(f"{where}: missing key(s) {', '.join(map(str, missing[:5]))}")
         return out
     if isinstance(t, RecordT):
@@ -261,6 +262,15 @@ class SymState:
         """The pairs of `bind` for state variable `name` alone."""
         pairs: list[tuple] = []
         self._bind(self.vars[name], self.types[name], value, pairs)
+        return pairs
+
+    def bind_entries(self, name: str, entries: dict) -> list[tuple]:
+        """The pairs of `bind` for some entries (key -> value) of map variable `name`."""
+        t = self.types[name]
+        d = self.domains[t.key]
+        pairs: list[tuple] = []
+        for k, value in entries.items():
+            self._bind(self.vars[name].entries[d.code(k)], t.value, value, pairs)
         return pairs
 
     def _bind(self, v, t, value, pairs):
