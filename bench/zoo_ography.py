@@ -4,8 +4,9 @@
 
 Solves every deal in spec/zoo-ography/deals/ (their expected verdicts are in the files), prints
 each verdict with its seconds and the median (issue 7's target: 60 s per deal on a 2-core
-machine), and each shipped plan's deal again with the plan's layout given. Then sweeps the same seeded deals with 1 and with 2 worker processes and prints deals per
-minute. A timeout is reported as unknown, never as a verdict.
+machine), and each shipped plan's deal again with the plan's layout given. Then sweeps the same
+seeded deals with 1 and with 2 worker processes and prints deals per minute. A timeout is
+reported as unknown, never as a verdict.
 """
 from __future__ import annotations
 
