@@ -82,8 +82,14 @@ PINNED[("zoo-parque.yaml", "define can_place", "with wildlife_wishes")] = ("sq",
 # docs/zoo-parque.md). Its value is compared on 10 Hypothesis maps (test_forward), in the 9
 # `legal: zp.place` mixing cases and in the every-switch game's replay; its parts are asked
 # backward on any map as their own items (zp.place's effect, zp.wish.unmixed).
+# can_place under Wildlife Wishes, likewise (2026-12-04): pinned to the start map it is answered in
+# ~35 s alone, but a full run's worker was still in Z3 on it after 15 minutes. Its value is
+# compared on Hypothesis maps (test_forward), in the mixing cases (a hand that goes back) and in
+# the every-switch game's replay (give-back's and done's legality read it).
 NO_BACKWARD = {("zoo-parque.yaml", "action zp.place ensure", "with wildlife_wishes"):
-               "its witnesses swing past minutes in a worker; compared forward, in cases and replays"}
+               "its witnesses swing past minutes in a worker; compared forward, in cases and replays",
+               ("zoo-parque.yaml", "define can_place", "with wildlife_wishes"):
+               "its witnesses swing past 15 minutes in a worker (~35 s alone); compared forward, in cases and replays"}
 # Without the switch `can(zp.place)` is every domino × space × way expanded, as zp.place's own
 # legality: "some domino fits on a map of Z3's choosing" is the question STEP_PINNED below pins
 # for zp.place's transition (past 10 minutes here, in a worker that had built other terms).
