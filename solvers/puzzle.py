@@ -376,6 +376,8 @@ def _core(prob, deadline, say, bound: bool = False) -> tuple[list[str], str]:
         start = next(([g] + rules for g in goals if unsat([g] + rules)), start)
 
     core = minimal_core(start, still_unsat, lambda gone: say(f"  not needed in the core: {', '.join(flags[f][0] for f in gone)}"))
+    if not core:  # with a --given part that breaks a rule: the score is not what fails
+        return [], "no finished record at all: UNSAT with no goal, whatever it scores"
     return [flags[f][0] for f in core], ("" if not unsure else "the core is not shown minimal: a check ran out of time")
 
 

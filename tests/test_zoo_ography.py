@@ -276,6 +276,22 @@ def test_two_setup_tiles_given_in_the_zoo_are_unreachable_by_the_hand_rule(tmp_p
     assert "among records with the given at (2 entries)" in capsys.readouterr().out
 
 
+def test_a_given_layout_breaking_a_rule_admits_no_record_at_all(tmp_path, capsys):
+    """The shipped perfect zoo's layout with z14 (spot 3,1) turned so its habitat edge meets z10's
+    walkway: no finished record has it, whatever it scores — the core keeps no goal, and the
+    verdict says so instead of naming none."""
+    given = {n: json.loads(PLAN.read_text())["record"][n] for n in ("at", "side", "turned")}
+    assert given["at"]["3,1"] == "z14" and given["turned"]["3,1"] == 3
+    given["turned"]["3,1"] = 0
+    path = tmp_path / "layout.json"
+    path.write_text(json.dumps(given))
+    assert main(["solve", "zoo-ography", "--deal", FIRST, "--given", str(path), "--json"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["status"] == "unreachable" and out["core"] == [] and out["reason"].startswith("no finished record at all")
+    assert main(["solve", "zoo-ography", "--deal", FIRST, "--given", str(path), "--best"]) == 1
+    assert "no finished record at all" in capsys.readouterr().out
+
+
 def test_given_refuses_deal_variables_and_unknown_ones(tmp_path, capsys):
     assert main(["solve", "zoo-ography", "--deal", FIRST, "--given", f"{PLAN}:deck"]) == 2
     assert "'deck' is part of the deal" in capsys.readouterr().err
