@@ -279,10 +279,14 @@ def score_of(game, record: dict) -> int:
 
 
 def solve(game, deal: dict, target: int | None = None, best: bool = False, timeout: float = 600.0,
-          progress=None, given: dict | None = None) -> Verdict:
+          progress=None, given: dict | None = None, layout_first: bool = False) -> Verdict:
     """`given`: record variables fixed in advance (read_given); every verdict is then about
-    records with those values — 'unreachable' says no such record reaches the target."""
+    records with those values — 'unreachable' says no such record reaches the target.
+    `layout_first`: the whole-record question is asked layout by layout (`_layouts`, ADR 0016)."""
     pz = _puzzle(game)
+    if layout_first and (best or not pz.layout_vars):
+        raise StateError("--layout-first needs the puzzle's layout_first section and answers the target, not --best"
+                         if best else f"{game.id}'s puzzle has no layout_first section")
     target = pz.target if target is None else target
     start = time.monotonic()
     deadline = start + timeout
@@ -293,7 +297,7 @@ def solve(game, deal: dict, target: int | None = None, best: bool = False, timeo
     if time.monotonic() >= deadline:
         return Verdict("unknown", target, reason="the timeout ran out while compiling", seconds=time.monotonic() - start,
                        given=given_names(given))
-    v = _climb(game, prob, target, deadline, say) if best else _reach(game, prob, target, deadline, say)
+    v = _climb(game, prob, target, deadline, say) if best else _reach(game, prob, target, deadline, say, layout_first)
     v.seconds, v.given = time.monotonic() - start, given_names(given)
     return v
 
@@ -306,7 +310,7 @@ def _found(game, prob, s) -> tuple[dict, int]:
     return record, score_of(game, record)
 
 
-def _reach(game, prob, target, deadline, say) -> Verdict:
+def _reach(game, prob, target, deadline, say, layout_first: bool = False) -> Verdict:
     """Three questions, cheapest first; each UNSAT is UNSAT for the game, as each asks a subset
     of what the next one asks: the scoring rule alone, the bound's rules, every rule."""
     bare = prob.solver(deadline, rules=False)
@@ -320,6 +324,8 @@ def _reach(game, prob, target, deadline, say) -> Verdict:
             return Verdict("unreachable", target, core=core, reason=why or (
                 f"UNSAT with only {', '.join(prob.bound)} of the game's rules, so with all of them too"))
         say("the bound allows the target; asking with every rule")
+    if layout_first:
+        return _layouts(game, prob, target, deadline, say)
     s = prob.solver(deadline)
     r = prob.check(s, deadline, prob.score >= target)
     if r == z3.sat:
@@ -331,6 +337,66 @@ def _reach(game, prob, target, deadline, say) -> Verdict:
     say("unsat: no finished record reaches the target; naming the goals that cannot all be met")
     core, why = _core(prob, deadline, say)
     return Verdict("unreachable", target, core=core, reason=why)
+
+
+# A layout Z3 neither completes nor refutes in this long is set aside and asked again, with all
+# the time left, once every other proposal is answered (the right one took 120 s on first-game).
+PER_LAYOUT = 150.0
+
+
+def _layouts(game, prob, target, deadline, say) -> Verdict:
+    """The whole-record question asked one layout at a time (ADR 0016). A proposer keeping only
+    the puzzle's layout rules and the target offers values for its layout variables; the whole
+    record is asked with them fixed: sat is a certified record; UNSAT rules that layout out of the
+    proposer (sound: no record with it reaches the target); no answer sets it aside. When the
+    proposer has nothing left, the target is unreachable — unless a layout set aside is still
+    unanswered, and then the answer is unknown."""
+    proposer = prob.solver(deadline, rules=False)
+    proposer.add([prob._rule(rid) for rid in prob.pz.layout_rules] + [prob.score >= target])
+    leaves = [x for n in prob.pz.layout_vars for x in _leaves(prob.q.sym[n])
+              if z3.is_expr(x) and not (z3.is_int_value(x) or z3.is_true(x) or z3.is_false(x))]
+    refuted, aside = 0, []
+
+    def ask(pins, until):
+        s = prob.solver(until)  # the tactic solver keeps the timeout it was made with
+        s.add(pins)
+        start = time.monotonic()
+        return s, prob.check(s, until, prob.score >= target), time.monotonic() - start
+
+    while True:
+        r = prob.check(proposer, deadline, refine=False)
+        if r != z3.sat:
+            break
+        m = proposer.model()
+        pins = [x == m.eval(x, model_completion=True) for x in leaves]
+        s, r, took = ask(pins, min(deadline, time.monotonic() + PER_LAYOUT))
+        if r == z3.sat:
+            return _layout_found(game, prob, s, target, refuted, say)
+        refuted += r == z3.unsat
+        if r == z3.unknown:
+            aside.append(pins)
+        say(f"layout {refuted + len(aside)}: {'refuted (UNSAT)' if r == z3.unsat else 'no answer yet, set aside'} in {took:.1f}s")
+        proposer.add(z3.Or([z3.Not(p) for p in pins]))
+    if r == z3.unknown:
+        return Verdict("unknown", target, reason=f"the proposer ran out of time after {refuted} layouts refuted, {len(aside)} set aside")
+    while aside:
+        say(f"asking a layout set aside again, with the time left ({len(aside)} left)")
+        s, r, _ = ask(aside[0], deadline)
+        if r == z3.sat:
+            return _layout_found(game, prob, s, target, refuted, say)
+        if r == z3.unknown:
+            return Verdict("unknown", target, reason=f"{len(aside)} layouts unanswered in time; {refuted} refuted")
+        refuted += 1
+        aside.pop(0)
+    return Verdict("unreachable", target, reason=(
+        f"every layout the layout rules allow with the target is refuted by UNSAT ({refuted}); "
+        "the core is not sought (it would ask the whole record again)"))
+
+
+def _layout_found(game, prob, s, target, refuted, say) -> Verdict:
+    record, score = _found(game, prob, s)
+    say(f"found a record scoring {score} after {refuted} layouts refuted; certified by the Python back end, every cut included")
+    return Verdict("reachable", target, score, record)
 
 
 def ask_bound(prob, target, deadline):

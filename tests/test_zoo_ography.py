@@ -292,6 +292,30 @@ def test_a_given_layout_breaking_a_rule_admits_no_record_at_all(tmp_path, capsys
     assert "no finished record at all" in capsys.readouterr().out
 
 
+def test_layout_first_asks_a_layout_set_aside_again_and_certifies_it(monkeypatch, capsys):
+    """--layout-first with the shipped layout given: the proposer's one layout gets no time of its
+    own (PER_LAYOUT 0), so it is set aside; with nothing else to propose it is asked again with
+    the time left, and completed to a certified perfect zoo."""
+    monkeypatch.setattr(puzzle, "PER_LAYOUT", 0.0)
+    assert main(["solve", "zoo-ography", "--deal", FIRST, "--given", f"{PLAN}:at,side,turned", "--layout-first", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["status"] == "reachable" and out["score"] == 20
+
+
+def test_layout_first_refutes_every_layout_of_a_broken_given_one(tmp_path, capsys):
+    """The broken layout above (z14 turned against z10) under --layout-first: the proposer, which
+    keeps the tile rules, has no layout to offer, so the target is unreachable by UNSAT alone."""
+    given = {n: json.loads(PLAN.read_text())["record"][n] for n in ("at", "side", "turned")}
+    given["turned"]["3,1"] = 0
+    path = tmp_path / "layout.json"
+    path.write_text(json.dumps(given))
+    assert main(["solve", "zoo-ography", "--deal", FIRST, "--given", str(path), "--layout-first", "--json"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["status"] == "unreachable" and "every layout the layout rules allow" in out["reason"]
+    assert main(["solve", "zoo-ography", "--deal", FIRST, "--layout-first", "--best"]) == 2
+    assert "not --best" in capsys.readouterr().err
+
+
 def test_given_refuses_deal_variables_and_unknown_ones(tmp_path, capsys):
     assert main(["solve", "zoo-ography", "--deal", FIRST, "--given", f"{PLAN}:deck"]) == 2
     assert "'deck' is part of the deal" in capsys.readouterr().err

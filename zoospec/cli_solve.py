@@ -23,6 +23,8 @@ def add_parser(sub):
                         "FILE is a mapping of record variables or a plan; the verdict is about records with them")
     p.add_argument("--target", type=int, help="the score to reach (default: the puzzle's target)")
     p.add_argument("--best", action="store_true", help="the highest score reachable, with its plan, when the target is not")
+    p.add_argument("--layout-first", action="store_true",
+                   help="ask the whole record one proposed layout at a time (the puzzle's layout_first section; ADR 0016)")
     p.add_argument("--timeout", type=float, default=600.0, help="seconds in all (default 600); past it: unknown")
     p.add_argument("--reading", action="append", metavar="ID=CHOICE", help="choose a reading (repeatable)")
     p.add_argument("--with", dest="switches", action="append", metavar="SWITCH,...", help="turn on expansions (the spec's switches)")
@@ -68,7 +70,8 @@ def cmd_solve(args) -> int:
         print(("deal" if args.seed is None else f"deal {args.seed}") + ": " + json.dumps(shown))
     given = puzzle.read_given(g, args.given) if args.given else None
     progress = None if args.json else (lambda msg: print(f"  … {msg}", file=sys.stderr, flush=True))
-    v = puzzle.solve(g, deal, target=args.target, best=args.best, timeout=args.timeout, progress=progress, given=given)
+    v = puzzle.solve(g, deal, target=args.target, best=args.best, timeout=args.timeout, progress=progress, given=given,
+                     layout_first=args.layout_first)
     if v.record is not None and args.plan:
         puzzle.save_plan(g, str(game_path(args.game)), deal, v, args.plan, _readings(args.reading), _switches(args.switches))
     if v.record is not None and args.svg:

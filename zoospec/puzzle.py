@@ -42,6 +42,8 @@ class Puzzle:
     interchangeable: list[str] = field(default_factory=list)
     bound: list[str] = field(default_factory=list)
     objectives: str | None = None  # the deal variable `solve --objectives` changes
+    layout_vars: list[str] = field(default_factory=list)  # decided first by `solve --layout-first` (ADR 0016)
+    layout_rules: list[str] = field(default_factory=list)  # what its proposer keeps
 
 
 def load(loader, raw: dict) -> Puzzle | None:
@@ -76,6 +78,18 @@ def load(loader, raw: dict) -> Puzzle | None:
             known = [x for x, v in g.rules.items() if v.kind == "invariant"]
             loader.err(p + ("bound", i), f"'{rid}' is not an invariant rule{suggest(rid, known)}", "puzzle")
             ok = False
+    lf = raw.get("layout_first", {})
+    for i, name in enumerate(lf.get("vars", [])):
+        if name not in g.state_types or name in raw.get("deal", []):
+            why = "is part of the deal, fixed before any search" if name in g.state_types else f"is not a state variable{suggest(name, g.state_types)}"
+            loader.err(p + ("layout_first", "vars", i), f"'{name}' {why}", "puzzle")
+            ok = False
+    for i, rid in enumerate(lf.get("rules", [])):
+        r = g.rules.get(rid)
+        if r is None or r.kind != "invariant":
+            known = [x for x, v in g.rules.items() if v.kind == "invariant"]
+            loader.err(p + ("layout_first", "rules", i), f"'{rid}' is not an invariant rule{suggest(rid, known)}", "puzzle")
+            ok = False
     goals = []
     for i, gr in enumerate(raw["goals"]):
         rule = g.rules.get(gr["rule"])
@@ -102,4 +116,5 @@ def load(loader, raw: dict) -> Puzzle | None:
     if not ok or finished is None:
         return None
     return Puzzle(raw["says"], list(raw["deal"]), finished, score.id, raw["target"], cut.id, goals,
-                  list(raw.get("interchangeable", [])), list(raw.get("bound", [])), objectives)
+                  list(raw.get("interchangeable", [])), list(raw.get("bound", [])), objectives,
+                  list(lf.get("vars", [])), list(lf.get("rules", [])))
