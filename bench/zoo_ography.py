@@ -1,10 +1,11 @@
 """Zoo-ography's solo puzzle: seconds per deal, and the sweep's throughput with 1 and 2 workers.
 
-    python bench/zoo_ography.py [--timeout 600] [--sweep-deals 4] [--sweep-timeout 60]
+    python bench/zoo_ography.py [--timeout 600] [--layout-first] [--sweep-deals 4] [--sweep-timeout 60]
 
 Solves every deal in spec/zoo-ography/deals/ (their expected verdicts are in the files), prints
 each verdict with its seconds and the median (issue 7's target: 60 s per deal on a 2-core
-machine), and each shipped plan's deal again with the plan's layout given. Then sweeps the same
+machine) — with --layout-first each deal a second time, layout by layout (ADR 0016) — and each
+shipped plan's deal again with the plan's layout given. Then sweeps the same
 seeded deals with 1 and with 2 worker processes and prints deals per minute. A timeout is
 reported as unknown, never as a verdict.
 """
@@ -30,6 +31,7 @@ SPEC = ROOT / "spec" / "zoo-ography.yaml"
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--timeout", type=float, default=600.0)
+    ap.add_argument("--layout-first", action="store_true", help="also solve each deal layout by layout")
     ap.add_argument("--sweep-deals", type=int, default=4)
     ap.add_argument("--sweep-timeout", type=float, default=60.0)
     args = ap.parse_args()
@@ -43,6 +45,10 @@ def main():
         dt = time.monotonic() - t0
         times.append(dt)
         print(f"{f.name:28} {v.status:12} (expected {expect:12}) {dt:8.1f} s  score {v.score}  core {v.core}", flush=True)
+        if args.layout_first:
+            t0 = time.monotonic()
+            v = puzzle.solve(g, deal, timeout=args.timeout, layout_first=True)
+            print(f"{'  --layout-first':28} {v.status:12} {time.monotonic() - t0:33.1f} s  score {v.score}", flush=True)
     if times:
         print(f"median seconds per deal: {statistics.median(times):.1f}  (target: <= 60)")
     # A shipped plan's layout given (`solve --given PLAN:at,side,turned`): the rest of the record
