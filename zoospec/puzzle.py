@@ -72,24 +72,14 @@ def load(loader, raw: dict) -> Puzzle | None:
     if cut is None or cut.kind != "effect" or len(cut.params) != 1:
         loader.err(p + ("cut",), f"'{raw['cut']}' is not an effect rule with one parameter", "puzzle")
         ok = False
-    for i, rid in enumerate(raw.get("bound", [])):
-        r = g.rules.get(rid)
-        if r is None or r.kind != "invariant":
-            known = [x for x, v in g.rules.items() if v.kind == "invariant"]
-            loader.err(p + ("bound", i), f"'{rid}' is not an invariant rule{suggest(rid, known)}", "puzzle")
-            ok = False
+    ok = _invariants(loader, raw.get("bound", []), p + ("bound",)) and ok
     lf = raw.get("layout_first", {})
     for i, name in enumerate(lf.get("vars", [])):
         if name not in g.state_types or name in raw.get("deal", []):
             why = "is part of the deal, fixed before any search" if name in g.state_types else f"is not a state variable{suggest(name, g.state_types)}"
             loader.err(p + ("layout_first", "vars", i), f"'{name}' {why}", "puzzle")
             ok = False
-    for i, rid in enumerate(lf.get("rules", [])):
-        r = g.rules.get(rid)
-        if r is None or r.kind != "invariant":
-            known = [x for x, v in g.rules.items() if v.kind == "invariant"]
-            loader.err(p + ("layout_first", "rules", i), f"'{rid}' is not an invariant rule{suggest(rid, known)}", "puzzle")
-            ok = False
+    ok = _invariants(loader, lf.get("rules", []), p + ("layout_first", "rules")) and ok
     goals = []
     for i, gr in enumerate(raw["goals"]):
         rule = g.rules.get(gr["rule"])
@@ -118,3 +108,14 @@ def load(loader, raw: dict) -> Puzzle | None:
     return Puzzle(raw["says"], list(raw["deal"]), finished, score.id, raw["target"], cut.id, goals,
                   list(raw.get("interchangeable", [])), list(raw.get("bound", [])), objectives,
                   list(lf.get("vars", [])), list(lf.get("rules", [])))
+
+
+def _invariants(loader, ids: list, where: tuple) -> bool:
+    """Whether every id names an invariant rule (the others are reported where they are written)."""
+    rules, ok = loader.g.rules, True
+    for i, rid in enumerate(ids):
+        if rid not in rules or rules[rid].kind != "invariant":
+            known = [x for x, v in rules.items() if v.kind == "invariant"]
+            loader.err(where + (i,), f"'{rid}' is not an invariant rule{suggest(rid, known)}", "puzzle")
+            ok = False
+    return ok
