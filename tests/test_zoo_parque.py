@@ -15,6 +15,7 @@ from conftest import ROOT, game
 from test_whole_games import assert_legal_under_both_back_ends
 from zoospec.agreement import Compiled, Item, forward
 from zoospec.cli import main
+from zoospec.cli_analysis import load_game
 from zoospec.errors import InternalError
 from zoospec.solvers import dominoes, play
 from zoospec.state import merged
@@ -379,3 +380,11 @@ def test_what_a_domino_covers_is_listed_by_entry_not_drawn_as_a_grid():
     text = picture.text(g, g.state_from_json(st))
     assert '    under[2,2]: animal="okapi", food=true, tile=3\n      (under: every other entry plain)' in text
     assert "{{" not in text
+
+
+def test_with_takes_an_expansion_written_with_a_hyphen():
+    """`--with feeding,strong-species`, as the issue and the rulebook's prose write it: a switch
+    name has no hyphen, so the hyphen means the underscore."""
+    base = game(str(ROOT / "spec" / "zoo-parque.yaml")).switches
+    assert not base["strong_species"]
+    assert load_game("zoo-parque", switches=["feeding,strong-species"]).switches == {**base, "feeding": True, "strong_species": True}

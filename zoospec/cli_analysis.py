@@ -52,8 +52,9 @@ def read_state(game, path: str, over_start: bool = False) -> dict:
 
 
 def _switches(items) -> dict:
-    """--with a,b (repeatable): those switches (variants, expansions) on."""
-    return {n.strip(): True for it in items or [] for n in it.split(",") if n.strip()}
+    """--with a,b (repeatable): those switches (variants, expansions) on. A switch name has no
+    hyphen, so `strong-species` (as an expansion is written in prose) means `strong_species`."""
+    return {n.strip().replace("-", "_"): True for it in items or [] for n in it.split(",") if n.strip()}
 
 
 def load_game(name: str, readings=None, switches=None):
