@@ -276,15 +276,22 @@ def test_two_setup_tiles_given_in_the_zoo_are_unreachable_by_the_hand_rule(tmp_p
     assert "among records with the given at (2 entries)" in capsys.readouterr().out
 
 
-def test_a_given_layout_breaking_a_rule_admits_no_record_at_all(tmp_path, capsys):
-    """The shipped perfect zoo's layout with z14 (spot 3,1) turned so its habitat edge meets z10's
-    walkway: no finished record has it, whatever it scores — the core keeps no goal, and the
-    verdict says so instead of naming none."""
+def _z14_turned_wrong(tmp_path):
+    """The shipped perfect zoo's layout with z14 (spot 3,1) turned from 3 to 0 quarter turns, so its
+    habitat edge meets z10's walkway: a --given file."""
     given = {n: json.loads(PLAN.read_text())["record"][n] for n in ("at", "side", "turned")}
     assert given["at"]["3,1"] == "z14" and given["turned"]["3,1"] == 3
     given["turned"]["3,1"] = 0
     path = tmp_path / "layout.json"
     path.write_text(json.dumps(given))
+    return path
+
+
+def test_a_given_layout_breaking_a_rule_admits_no_record_at_all(tmp_path, capsys):
+    """The shipped perfect zoo's layout with z14 (spot 3,1) turned so its habitat edge meets z10's
+    walkway: no finished record has it, whatever it scores — the core keeps no goal, and the
+    verdict says so instead of naming none."""
+    path = _z14_turned_wrong(tmp_path)
     assert main(["solve", "zoo-ography", "--deal", FIRST, "--given", str(path), "--json"]) == 1
     out = json.loads(capsys.readouterr().out)
     assert out["status"] == "unreachable" and out["core"] == [] and out["reason"].startswith("no finished record at all")
@@ -305,10 +312,7 @@ def test_layout_first_asks_a_layout_set_aside_again_and_certifies_it(monkeypatch
 def test_layout_first_refutes_every_layout_of_a_broken_given_one(tmp_path, capsys):
     """The broken layout above (z14 turned against z10) under --layout-first: the proposer, which
     keeps the tile rules, has no layout to offer, so the target is unreachable by UNSAT alone."""
-    given = {n: json.loads(PLAN.read_text())["record"][n] for n in ("at", "side", "turned")}
-    given["turned"]["3,1"] = 0
-    path = tmp_path / "layout.json"
-    path.write_text(json.dumps(given))
+    path = _z14_turned_wrong(tmp_path)
     assert main(["solve", "zoo-ography", "--deal", FIRST, "--given", str(path), "--layout-first", "--json"]) == 1
     out = json.loads(capsys.readouterr().out)
     assert out["status"] == "unreachable" and "every layout the layout rules allow" in out["reason"]
