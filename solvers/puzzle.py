@@ -358,7 +358,7 @@ def _layouts(game, prob, target, deadline, say) -> Verdict:
     refuted, aside = 0, []
 
     def ask(pins, until):
-        s = prob.solver(until)  # the tactic solver keeps the timeout it was made with
+        s = prob.solver(until)
         s.add(pins)
         start = time.monotonic()
         return s, prob.check(s, until, prob.score >= target), time.monotonic() - start
