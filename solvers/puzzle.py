@@ -49,6 +49,7 @@ class Verdict:
     seconds: float = 0.0
     reason: str = ""
     given: list[str] = field(default_factory=list)  # record variables fixed by the user: verdicts are about them too
+    layouts: int | None = None  # --layout-first: how many proposed layouts were asked (None: not asked that way)
 
 
 def read_deal(game, path: str | Path) -> dict:
@@ -284,9 +285,8 @@ def solve(game, deal: dict, target: int | None = None, best: bool = False, timeo
     records with those values — 'unreachable' says no such record reaches the target.
     `layout_first`: the whole-record question is asked layout by layout (`_layouts`, ADR 0016)."""
     pz = _puzzle(game)
-    if layout_first and (best or not pz.layout_vars):
-        raise StateError("--layout-first needs the puzzle's layout_first section and answers the target, not --best"
-                         if best else f"{game.id}'s puzzle has no layout_first section")
+    if layout_first:
+        can_ask_layout_first(game, best)
     target = pz.target if target is None else target
     start = time.monotonic()
     deadline = start + timeout
@@ -300,6 +300,15 @@ def solve(game, deal: dict, target: int | None = None, best: bool = False, timeo
     v = _climb(game, prob, target, deadline, say) if best else _reach(game, prob, target, deadline, say, layout_first)
     v.seconds, v.given = time.monotonic() - start, given_names(given)
     return v
+
+
+def can_ask_layout_first(game, best: bool = False):
+    """StateError unless --layout-first can be asked: the puzzle names its layout, and the
+    question is the target (the layouts answer one target, not the climb of --best)."""
+    if best:
+        raise StateError("--layout-first needs the puzzle's layout_first section and answers the target, not --best")
+    if not _puzzle(game).layout_vars:
+        raise StateError(f"{game.id}'s puzzle has no layout_first section")
 
 
 def _found(game, prob, s) -> tuple[dict, int]:
@@ -355,7 +364,7 @@ def _layouts(game, prob, target, deadline, say) -> Verdict:
     proposer.add([prob._rule(rid) for rid in prob.pz.layout_rules] + [prob.score >= target])
     leaves = [x for n in prob.pz.layout_vars for x in _leaves(prob.q.sym[n])
               if z3.is_expr(x) and not (z3.is_int_value(x) or z3.is_true(x) or z3.is_false(x))]
-    refuted, aside = 0, []
+    refuted, aside, asked = 0, [], 0  # asked: distinct layouts proposed
 
     def ask(pins, until):
         s = prob.solver(until)
@@ -369,34 +378,36 @@ def _layouts(game, prob, target, deadline, say) -> Verdict:
             break
         m = proposer.model()
         pins = [x == m.eval(x, model_completion=True) for x in leaves]
+        asked += 1
         s, r, took = ask(pins, min(deadline, time.monotonic() + PER_LAYOUT))
         if r == z3.sat:
-            return _layout_found(game, prob, s, target, refuted, say)
+            return _layout_found(game, prob, s, target, refuted, say, asked)
         refuted += r == z3.unsat
         if r == z3.unknown:
             aside.append(pins)
-        say(f"layout {refuted + len(aside)}: {'refuted (UNSAT)' if r == z3.unsat else 'no answer yet, set aside'} in {took:.1f}s")
+        say(f"layout {asked}: {'refuted (UNSAT)' if r == z3.unsat else 'no answer yet, set aside'} in {took:.1f}s")
         proposer.add(z3.Or([z3.Not(p) for p in pins]))
     if r == z3.unknown:
-        return Verdict("unknown", target, reason=f"the proposer ran out of time after {refuted} layouts refuted, {len(aside)} set aside")
+        return Verdict("unknown", target, layouts=asked,
+                       reason=f"the proposer ran out of time after {refuted} layouts refuted, {len(aside)} set aside")
     while aside:
         say(f"asking a layout set aside again, with the time left ({len(aside)} left)")
         s, r, _ = ask(aside[0], deadline)
         if r == z3.sat:
-            return _layout_found(game, prob, s, target, refuted, say)
+            return _layout_found(game, prob, s, target, refuted, say, asked)
         if r == z3.unknown:
-            return Verdict("unknown", target, reason=f"{len(aside)} layouts unanswered in time; {refuted} refuted")
+            return Verdict("unknown", target, layouts=asked, reason=f"{len(aside)} layouts unanswered in time; {refuted} refuted")
         refuted += 1
         aside.pop(0)
-    return Verdict("unreachable", target, reason=(
+    return Verdict("unreachable", target, layouts=asked, reason=(
         f"every layout the layout rules allow with the target is refuted by UNSAT ({refuted}); "
         "the core is not sought (it would ask the whole record again)"))
 
 
-def _layout_found(game, prob, s, target, refuted, say) -> Verdict:
+def _layout_found(game, prob, s, target, refuted, say, asked) -> Verdict:
     record, score = _found(game, prob, s)
     say(f"found a record scoring {score} after {refuted} layouts refuted; certified by the Python back end, every cut included")
-    return Verdict("reachable", target, score, record)
+    return Verdict("reachable", target, score, record, layouts=asked)
 
 
 def ask_bound(prob, target, deadline):

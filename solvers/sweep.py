@@ -17,9 +17,9 @@ from pathlib import Path
 _GAMES: dict = {}
 
 
-def solve_seed(spec: str, readings: dict, switches: dict, seed: int, timeout: float, target, best: bool,
-               advanced: bool) -> dict:
-    """One deal, solved in a worker (the spec is loaded once per process)."""
+def solve_seed(spec: str, readings: dict, switches: dict, seed: int, how: dict) -> dict:
+    """One deal, solved in a worker (the spec is loaded once per process). `how`: the asking
+    options every deal shares — timeout, target, best, advanced, layout_first."""
     from ..game import load
     from . import deals, puzzle
 
@@ -28,10 +28,10 @@ def solve_seed(spec: str, readings: dict, switches: dict, seed: int, timeout: fl
         _GAMES[key] = load(spec, readings=readings, switches=switches)
     g = _GAMES[key]
     t0 = time.monotonic()
-    d = deals.deal(g, seed, advanced=advanced)
-    v = puzzle.solve(g, d, target=target, best=best, timeout=timeout)
+    d = deals.deal(g, seed, advanced=how["advanced"])
+    v = puzzle.solve(g, d, target=how["target"], best=how["best"], timeout=how["timeout"], layout_first=how["layout_first"])
     return {"seed": seed, "status": v.status, "target": v.target, "score": v.score, "best": v.best,
-            "proved_below": v.proved_below, "core": v.core, "reason": v.reason,
+            "proved_below": v.proved_below, "core": v.core, "reason": v.reason, "layouts": v.layouts,
             "seconds": round(time.monotonic() - t0, 2),
             "deal": puzzle.deal_json(g, d)}
 
@@ -50,17 +50,18 @@ def done_seeds(out: Path) -> set[int]:
 
 def run(spec: str, seeds: list[int], out: str | Path, workers: int = 1, scheduler=None, timeout: float = 600.0,
         target=None, best: bool = False, advanced: bool = False, readings: dict | None = None, progress=None,
-        switches: dict | None = None) -> dict:
+        switches: dict | None = None, layout_first: bool = False) -> dict:
     out = Path(out)
     readings = readings or {}
     todo = [s for s in seeds if s not in done_seeds(out)]
     bar = progress or (lambda done, total, line: None)
     args = (spec, readings, switches or {})
+    how = {"timeout": timeout, "target": target, "best": best, "advanced": advanced, "layout_first": layout_first}
     total, finished = len(todo), 0
     with out.open("a", encoding="utf-8") as f:
         if out.stat().st_size and not out.read_bytes().endswith(b"\n"):
             f.write("\n")  # a line cut short by a crash stays on its own line, ignored
-        for result in _results(args, todo, workers, scheduler, timeout, target, best, advanced):
+        for result in _results(args, how, todo, workers, scheduler):
             f.write(json.dumps(result) + "\n")
             f.flush()
             finished += 1
@@ -68,19 +69,19 @@ def run(spec: str, seeds: list[int], out: str | Path, workers: int = 1, schedule
     return summarise(out, seeds)
 
 
-def _results(args, todo, workers, scheduler, timeout, target, best, advanced):
+def _results(args, how, todo, workers, scheduler):
     if not todo:
         return
     if scheduler is not None:
-        yield from _dask(scheduler, args, todo, timeout, target, best, advanced)
+        yield from _dask(scheduler, args, how, todo)
         return
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(solve_seed, *args, s, timeout, target, best, advanced) for s in todo]
+        futures = [pool.submit(solve_seed, *args, s, how) for s in todo]
         for fut in as_completed(futures):
             yield fut.result()
 
 
-def _dask(scheduler, args, todo, timeout, target, best, advanced):
+def _dask(scheduler, args, how, todo):
     try:
         from dask.distributed import Client, as_completed as dask_completed
     except ImportError:
@@ -88,7 +89,7 @@ def _dask(scheduler, args, todo, timeout, target, best, advanced):
         raise StateError("--scheduler needs Dask: pip install 'zoospec[dask]'") from None
     client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
     try:
-        futures = [client.submit(solve_seed, *args, s, timeout, target, best, advanced, pure=False) for s in todo]
+        futures = [client.submit(solve_seed, *args, s, how, pure=False) for s in todo]
         for fut in dask_completed(futures):
             yield fut.result()
     finally:

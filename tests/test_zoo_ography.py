@@ -161,8 +161,21 @@ def test_sweep_streams_results_and_resumes_with_local_workers(tmp_path):
     assert s["deals"] == 2 and s["unreachable"] == 2 and s["winnable_share"] == 0.0
     lines = out.read_text().splitlines()
     assert sorted(json.loads(x)["seed"] for x in lines) == [1, 2]
+    assert all(json.loads(x)["layouts"] is None for x in lines)  # not asked layout by layout
     sweep.run(SPEC, [1, 2], out, workers=2, timeout=300, target=21)  # both done: nothing re-run
     assert out.read_text().splitlines() == lines
+
+
+def test_sweep_asks_layout_first_in_its_workers(tmp_path, capsys):
+    """--layout-first reaches the workers: deal 1 at a low target (-10) is answered by a proposed
+    layout, completed and certified; the line says how many layouts were asked."""
+    from zoospec.solvers import sweep
+    out = tmp_path / "r.jsonl"
+    s = sweep.run(SPEC, [1], out, workers=1, timeout=300, target=-10, layout_first=True)
+    (line,) = [json.loads(x) for x in out.read_text().splitlines()]
+    assert s["reachable"] == 1 and line["status"] == "reachable" and line["layouts"] >= 1
+    assert main(["sweep", "zoo-ography", "--deals", "1", "--out", str(out), "--layout-first", "--best"]) == 2
+    assert "not --best" in capsys.readouterr().err
 
 
 def test_sweep_deals_and_solves_under_a_switch(tmp_path):
@@ -306,7 +319,7 @@ def test_layout_first_asks_a_layout_set_aside_again_and_certifies_it(monkeypatch
     monkeypatch.setattr(puzzle, "PER_LAYOUT", 0.0)
     assert main(["solve", "zoo-ography", "--deal", FIRST, "--given", f"{PLAN}:at,side,turned", "--layout-first", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["status"] == "reachable" and out["score"] == 20
+    assert out["status"] == "reachable" and out["score"] == 20 and out["layouts"] == 1
 
 
 def test_layout_first_refutes_every_layout_of_a_broken_given_one(tmp_path, capsys):
@@ -316,6 +329,7 @@ def test_layout_first_refutes_every_layout_of_a_broken_given_one(tmp_path, capsy
     assert main(["solve", "zoo-ography", "--deal", FIRST, "--given", str(path), "--layout-first", "--json"]) == 1
     out = json.loads(capsys.readouterr().out)
     assert out["status"] == "unreachable" and "every layout the layout rules allow" in out["reason"]
+    assert out["layouts"] == 0
     assert main(["solve", "zoo-ography", "--deal", FIRST, "--layout-first", "--best"]) == 2
     assert "not --best" in capsys.readouterr().err
 

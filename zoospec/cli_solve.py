@@ -43,6 +43,7 @@ def add_parser(sub):
     w.add_argument("--target", type=int, help="the score to reach (default: the puzzle's target)")
     w.add_argument("--best", action="store_true", help="the best score of each deal, not only whether the target is reached")
     w.add_argument("--advanced", action="store_true", help="deal the advanced game (a bronze objective)")
+    w.add_argument("--layout-first", action="store_true", help="ask each deal one proposed layout at a time (as solve --layout-first)")
     w.add_argument("--reading", action="append", metavar="ID=CHOICE", help="choose a reading (repeatable)")
     w.add_argument("--with", dest="switches", action="append", metavar="SWITCH,...", help="turn on expansions (the spec's switches)")
     w.add_argument("--json", action="store_true", help="print the summary as JSON")
@@ -79,7 +80,7 @@ def cmd_solve(args) -> int:
             f.write(picture.svg(g, v.record))
     plan = puzzle.plan_text(g, v.record) if v.record is not None else []
     if args.json:
-        print(json.dumps({"status": v.status, "deal": shown, "given": v.given,
+        print(json.dumps({"status": v.status, "deal": shown, "given": v.given, "layouts": v.layouts,
                           "target": v.target, "score": v.score, "best": v.best,
                           "proved_below": v.proved_below, "core": v.core, "reason": v.reason,
                           "seconds": round(v.seconds, 2), "plan": plan,
@@ -118,15 +119,16 @@ def _print(g, v, plan):
 @guarded
 def cmd_sweep(args) -> int:
     from .catalog import game_path
-    from .solvers import deals, sweep
+    from .solvers import deals, puzzle, sweep
 
-    load_game(args.game, args.reading, args.switches)  # a bad spec or reading fails here, not in every worker
+    g = load_game(args.game, args.reading, args.switches)  # a bad spec or reading fails here, not in every worker
     seeds = deals.parse_range(args.deals)
     if args.workers < 1:
-        from .errors import StateError
         raise StateError("--workers must be at least 1")
+    if args.layout_first:  # refused here, once, not by every worker
+        puzzle.can_ask_layout_first(g, args.best)
     summary = sweep.run(str(game_path(args.game)), seeds, args.out, workers=args.workers, scheduler=args.scheduler,
-                        timeout=args.timeout, target=args.target, best=args.best, advanced=args.advanced,
+                        timeout=args.timeout, target=args.target, best=args.best, advanced=args.advanced, layout_first=args.layout_first,
                         readings=_readings(args.reading), switches=_switches(args.switches), progress=None if args.json else sweep.progress_bar)
     if args.json:
         print(json.dumps(summary, indent=2))
