@@ -18,6 +18,7 @@ Z3 says no better exists (unsat) or the target is reached.
 """
 from __future__ import annotations
 
+import heapq
 import json
 import time
 from dataclasses import dataclass, field
@@ -348,57 +349,71 @@ def _reach(game, prob, target, deadline, say, layout_first: bool = False) -> Ver
     return Verdict("unreachable", target, core=core, reason=why)
 
 
-# A layout Z3 neither completes nor refutes in this long is set aside and asked again, with all
-# the time left, once every other proposal is answered (the right one took 120 s on first-game).
-PER_LAYOUT = 150.0
+# How long a layout is asked (ADR 0016): a new one FIRST_BUDGET seconds; one without an answer is
+# set aside and asked again later with GROWTH times its last budget. The time a pinned layout takes
+# is heavy-tailed — the same question asked again later has come back UNSAT in 2.8 s after 20 s
+# without an answer — so short first asks and growing re-asks waste less than one long ask.
+FIRST_BUDGET = 20.0
+GROWTH = 3.0
 
 
 def _layouts(game, prob, target, deadline, say) -> Verdict:
     """The whole-record question asked one layout at a time (ADR 0016). A proposer keeping only
     the puzzle's layout rules and the target offers values for its layout variables; the whole
     record is asked with them fixed: sat is a certified record; UNSAT rules that layout out of the
-    proposer (sound: no record with it reaches the target); no answer sets it aside. When the
-    proposer has nothing left, the target is unreachable — unless a layout set aside is still
-    unanswered, and then the answer is unknown."""
+    proposer (sound: no record with it reaches the target); no answer in its budget sets it aside.
+    Set-aside layouts are asked again, the least-asked first, with growing budgets, taking turns
+    with new proposals so that neither has had more time than the other. When the proposer has
+    nothing left and every layout set aside is refuted, the target is unreachable; if time runs
+    out first, the answer is unknown."""
     proposer = prob.solver(deadline, rules=False)
     proposer.add([prob._rule(rid) for rid in prob.pz.layout_rules] + [prob.score >= target])
     leaves = [x for n in prob.pz.layout_vars for x in _leaves(prob.q.sym[n])
               if z3.is_expr(x) and not (z3.is_int_value(x) or z3.is_true(x) or z3.is_false(x))]
-    refuted, aside, asked = 0, [], 0  # asked: distinct layouts proposed
+    aside = []  # heap of (times asked, layout number, pins)
+    refuted, asked, exhausted = 0, 0, False
+    spent = {"new": 0.0, "again": 0.0}
 
-    def ask(pins, until):
-        s = prob.solver(until)
+    def ask(pins, times):
+        s = prob.solver(deadline)
         s.add(pins)
         start = time.monotonic()
-        return s, prob.check(s, until, prob.score >= target), time.monotonic() - start
+        r = prob.check(s, min(deadline, start + FIRST_BUDGET * GROWTH ** times), prob.score >= target)
+        return s, r, time.monotonic() - start
 
-    while True:
-        r = prob.check(proposer, deadline, refine=False)
-        if r != z3.sat:
-            break
-        m = proposer.model()
-        pins = [x == m.eval(x, model_completion=True) for x in leaves]
-        asked += 1
-        s, r, took = ask(pins, min(deadline, time.monotonic() + PER_LAYOUT))
+    def unknown(why):
+        return Verdict("unknown", target, layouts=asked, reason=f"{why}: {refuted} layouts refuted, {len(aside)} unanswered")
+
+    while not exhausted or aside:
+        if time.monotonic() >= deadline:
+            return unknown("the timeout ran out")
+        if aside and (exhausted or spent["again"] < spent["new"]):
+            times, n, pins = heapq.heappop(aside)
+            s, r, took = ask(pins, times + 1)
+            spent["again"] += took
+            verb = "asked again"
+        else:
+            start = time.monotonic()
+            r = prob.check(proposer, deadline, refine=False)
+            spent["new"] += time.monotonic() - start
+            if r == z3.unsat:
+                exhausted = True
+                continue
+            if r == z3.unknown:
+                return unknown("the proposer ran out of time")
+            m = proposer.model()
+            pins = [x == m.eval(x, model_completion=True) for x in leaves]
+            proposer.add(z3.Or([z3.Not(p) for p in pins]))
+            asked, times, n, verb = asked + 1, -1, asked + 1, "proposed"
+            s, r, took = ask(pins, 0)
+            spent["new"] += took
         if r == z3.sat:
             return _layout_found(game, prob, s, target, refuted, say, asked)
-        refuted += r == z3.unsat
-        if r == z3.unknown:
-            aside.append(pins)
-        say(f"layout {asked}: {'refuted (UNSAT)' if r == z3.unsat else 'no answer yet, set aside'} in {took:.1f}s")
-        proposer.add(z3.Or([z3.Not(p) for p in pins]))
-    if r == z3.unknown:
-        return Verdict("unknown", target, layouts=asked,
-                       reason=f"the proposer ran out of time after {refuted} layouts refuted, {len(aside)} set aside")
-    while aside:
-        say(f"asking a layout set aside again, with the time left ({len(aside)} left)")
-        s, r, _ = ask(aside[0], deadline)
-        if r == z3.sat:
-            return _layout_found(game, prob, s, target, refuted, say, asked)
-        if r == z3.unknown:
-            return Verdict("unknown", target, layouts=asked, reason=f"{len(aside)} layouts unanswered in time; {refuted} refuted")
-        refuted += 1
-        aside.pop(0)
+        if r == z3.unsat:
+            refuted += 1
+        else:
+            heapq.heappush(aside, (times + 1, n, pins))
+        say(f"layout {n} {verb}: {'refuted (UNSAT)' if r == z3.unsat else 'no answer yet, set aside'} in {took:.1f}s")
     return Verdict("unreachable", target, layouts=asked, reason=(
         f"every layout the layout rules allow with the target is refuted by UNSAT ({refuted}); "
         "the core is not sought (it would ask the whole record again)"))

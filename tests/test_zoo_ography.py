@@ -313,10 +313,11 @@ def test_a_given_layout_breaking_a_rule_admits_no_record_at_all(tmp_path, capsys
 
 
 def test_layout_first_asks_a_layout_set_aside_again_and_certifies_it(monkeypatch, capsys):
-    """--layout-first with the shipped layout given: the proposer's one layout gets no time of its
-    own (PER_LAYOUT 0), so it is set aside; with nothing else to propose it is asked again with
-    the time left, and completed to a certified perfect zoo."""
-    monkeypatch.setattr(puzzle, "PER_LAYOUT", 0.0)
+    """--layout-first with the shipped layout given: the proposer's one layout gets a millisecond
+    at first, so it is set aside; with nothing else to propose it is asked again with ten times
+    the budget each time until it is completed to a certified perfect zoo."""
+    monkeypatch.setattr(puzzle, "FIRST_BUDGET", 0.001)
+    monkeypatch.setattr(puzzle, "GROWTH", 10.0)
     assert main(["solve", "zoo-ography", "--deal", FIRST, "--given", f"{PLAN}:at,side,turned", "--layout-first", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["status"] == "reachable" and out["score"] == 20 and out["layouts"] == 1
