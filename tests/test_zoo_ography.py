@@ -323,6 +323,17 @@ def test_layout_first_asks_a_layout_set_aside_again_and_certifies_it(monkeypatch
     assert out["status"] == "reachable" and out["score"] == 20 and out["layouts"] == 1
 
 
+def test_layout_first_says_unknown_while_a_layout_is_unanswered(monkeypatch, capsys):
+    """A layout that never gets the time to be answered (a millisecond, never growing) is not
+    refuted: when the timeout runs out the verdict is unknown, never unreachable."""
+    monkeypatch.setattr(puzzle, "FIRST_BUDGET", 0.001)
+    monkeypatch.setattr(puzzle, "GROWTH", 1.0)
+    assert main(["solve", "zoo-ography", "--deal", FIRST, "--given", f"{PLAN}:at,side,turned", "--layout-first",
+                 "--timeout", "25", "--json"]) == 3
+    out = json.loads(capsys.readouterr().out)
+    assert out["status"] == "unknown" and out["reason"].startswith("the timeout ran out")
+
+
 def test_layout_first_refutes_every_layout_of_a_broken_given_one(tmp_path, capsys):
     """The broken layout above (z14 turned against z10) under --layout-first: the proposer, which
     keeps the tile rules, has no layout to offer, so the target is unreachable by UNSAT alone."""
