@@ -370,7 +370,7 @@ def _layouts(game, prob, target, deadline, say) -> Verdict:
     proposer.add([prob._rule(rid) for rid in prob.pz.layout_rules] + [prob.score >= target])
     leaves = [x for n in prob.pz.layout_vars for x in _leaves(prob.q.sym[n])
               if z3.is_expr(x) and not (z3.is_int_value(x) or z3.is_true(x) or z3.is_false(x))]
-    aside = []  # heap of (times asked, layout number, pins)
+    aside = []  # heap of (re-asks so far, layout number, pins): the least-asked first
     refuted, asked, exhausted = 0, 0, False
     spent = {"new": 0.0, "again": 0.0}
 
@@ -389,7 +389,8 @@ def _layouts(game, prob, target, deadline, say) -> Verdict:
             return unknown("the timeout ran out")
         if aside and (exhausted or spent["again"] < spent["new"]):
             times, n, pins = heapq.heappop(aside)
-            s, r, took = ask(pins, times + 1)
+            times += 1
+            s, r, took = ask(pins, times)
             spent["again"] += took
             verb = "asked again"
         else:
@@ -404,15 +405,16 @@ def _layouts(game, prob, target, deadline, say) -> Verdict:
             m = proposer.model()
             pins = [x == m.eval(x, model_completion=True) for x in leaves]
             proposer.add(z3.Or([z3.Not(p) for p in pins]))
-            asked, times, n, verb = asked + 1, -1, asked + 1, "proposed"
-            s, r, took = ask(pins, 0)
+            asked += 1
+            times, n, verb = 0, asked, "proposed"
+            s, r, took = ask(pins, times)
             spent["new"] += took
         if r == z3.sat:
             return _layout_found(game, prob, s, target, refuted, say, asked)
         if r == z3.unsat:
             refuted += 1
         else:
-            heapq.heappush(aside, (times + 1, n, pins))
+            heapq.heappush(aside, (times, n, pins))
         say(f"layout {n} {verb}: {'refuted (UNSAT)' if r == z3.unsat else 'no answer yet, set aside'} in {took:.1f}s")
     return Verdict("unreachable", target, layouts=asked, reason=(
         f"every layout the layout rules allow with the target is refuted by UNSAT ({refuted}); "
