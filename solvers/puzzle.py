@@ -355,30 +355,33 @@ def _reach(game, prob, target, deadline, say, layout_first: bool = False) -> Ver
 # without an answer — so short first asks and growing re-asks waste less than one long ask.
 FIRST_BUDGET = 20.0
 GROWTH = 3.0
+# How long each widening of a refutation is asked (`_widen`): as long as the refutation took, at
+# least WIDEN_MIN and at most WIDEN_MAX seconds. Quick refutations widen quickly; on first-game a
+# refutation that took 34 s spent twice as long again on two widenings that ran out of time.
+WIDEN_MIN, WIDEN_MAX = 1.0, 5.0
 
 
 def _layouts(game, prob, target, deadline, say) -> Verdict:
     """The whole-record question asked one layout at a time (ADR 0016). A proposer keeping only
     the puzzle's layout rules and the target offers values for its layout variables; the whole
     record is asked with them fixed: sat is a certified record; UNSAT rules that layout out of the
-    proposer (sound: no record with it reaches the target); no answer in its budget sets it aside.
-    Set-aside layouts are asked again, the least-asked first, with growing budgets, taking turns
-    with new proposals so that neither has had more time than the other. When the proposer has
-    nothing left and every layout set aside is refuted, the target is unreachable; if time runs
-    out first, the answer is unknown."""
+    proposer (sound: no record with it reaches the target), widened where it can be (`_widen`);
+    no answer in its budget sets it aside. Set-aside layouts are asked again, the least-asked
+    first, with growing budgets, taking turns with new proposals so that neither has had more
+    time than the other. When the proposer has nothing left and every layout set aside is
+    refuted, the target is unreachable; if time runs out first, the answer is unknown."""
+    groups = _pin_groups(game, prob)  # before the proposer: their side facts join it
     proposer = prob.solver(deadline, rules=False)
     proposer.add([prob._rule(rid) for rid in prob.pz.layout_rules] + [prob.score >= target])
-    leaves = [x for n in prob.pz.layout_vars for x in _leaves(prob.q.sym[n])
-              if z3.is_expr(x) and not (z3.is_int_value(x) or z3.is_true(x) or z3.is_false(x))]
     aside = []  # heap of (re-asks so far, layout number, pins): the least-asked first
     refuted, asked, exhausted = 0, 0, False
     spent = {"new": 0.0, "again": 0.0}
 
-    def ask(pins, times):
+    def ask(pins, budget):
         s = prob.solver(deadline)
-        s.add(pins)
+        s.add([p for _, p in pins])
         start = time.monotonic()
-        r = prob.check(s, min(deadline, start + FIRST_BUDGET * GROWTH ** times), prob.score >= target)
+        r = prob.check(s, min(deadline, start + budget), prob.score >= target)
         return s, r, time.monotonic() - start
 
     def unknown(why):
@@ -390,35 +393,94 @@ def _layouts(game, prob, target, deadline, say) -> Verdict:
         if aside and (exhausted or spent["again"] < spent["new"]):
             times, n, pins = heapq.heappop(aside)
             times += 1
-            s, r, took = ask(pins, times)
-            spent["again"] += took
-            verb = "asked again"
+            bucket, verb = "again", "asked again"
         else:
             start = time.monotonic()
             r = prob.check(proposer, deadline, refine=False)
-            spent["new"] += time.monotonic() - start
+            proposing = time.monotonic() - start
+            spent["new"] += proposing
             if r == z3.unsat:
                 exhausted = True
                 continue
             if r == z3.unknown:
                 return unknown("the proposer ran out of time")
             m = proposer.model()
-            pins = [x == m.eval(x, model_completion=True) for x in leaves]
-            proposer.add(z3.Or([z3.Not(p) for p in pins]))
+            pins = [(name, x == m.eval(x, model_completion=True)) for name, when, xs in groups
+                    if when is None or z3.is_true(m.eval(when, model_completion=True)) for x in xs]
+            proposer.add(_not_all(pins))
             asked += 1
-            times, n, verb = 0, asked, "proposed"
-            s, r, took = ask(pins, times)
-            spent["new"] += took
+            times, n, bucket, verb = 0, asked, "new", f"proposed in {proposing:.1f}s"
+        t0 = time.monotonic()
+        s, r, took = ask(pins, FIRST_BUDGET * GROWTH ** times)
+        wider = []
+        if r == z3.unsat:
+            refuted += 1
+            s, r, wider = _widen(prob, pins, lambda trial: ask(trial, min(WIDEN_MAX, max(WIDEN_MIN, took))))
+        spent[bucket] += time.monotonic() - t0
         if r == z3.sat:
             return _layout_found(game, prob, s, target, refuted, say, asked)
         if r == z3.unsat:
-            refuted += 1
+            if wider:
+                proposer.add(_not_all([(name, p) for name, p in pins if name not in wider]))
         else:
             heapq.heappush(aside, (times, n, pins))
-        say(f"layout {n} {verb}: {'refuted (UNSAT)' if r == z3.unsat else 'no answer yet, set aside'} in {took:.1f}s")
+        said = "refuted (UNSAT)" if r == z3.unsat else "no answer yet, set aside"
+        widened = (f"; widened in {time.monotonic() - t0 - took:.1f}s to every layout differing only in {', '.join(wider)}"
+                   if wider else "")
+        say(f"layout {n} {verb}: {said} in {took:.1f}s{widened}")
     return Verdict("unreachable", target, layouts=asked, reason=(
         f"every layout the layout rules allow with the target is refuted by UNSAT ({refuted}); "
         "the core is not sought (it would ask the whole record again)"))
+
+
+def _not_all(pins):
+    """Z3: not every one of these pins holds (what rules a refuted layout out of the proposer)."""
+    return z3.Or([z3.Not(p) for _, p in pins])
+
+
+def _widen(prob, pins, ask) -> tuple:
+    """A refuted layout widened: the pins of the puzzle's `generalise` variables dropped in turn,
+    each kept dropped while the whole record stays UNSAT without them. Each is asked briefly
+    (WIDEN_MIN..WIDEN_MAX): a widening saves a proposal or two, so a slow one is not worth its
+    price. Returns the last answer with its solver — sat is a record reaching the target whose
+    layout differs from the refuted one only in what was dropped — and the variables dropped."""
+    s, r, dropped = None, z3.unsat, []
+    for name in prob.pz.layout_generalise:
+        kept = [(n, p) for n, p in pins if n not in dropped]
+        trial = [(n, p) for n, p in kept if n != name]
+        if len(trial) == len(kept):
+            continue  # none of it is pinned
+        s2, r2, _ = ask(trial)
+        if r2 == z3.sat:
+            return s2, r2, dropped
+        if r2 == z3.unsat:
+            dropped.append(name)
+    return s, r, dropped
+
+
+def _pin_groups(game, prob) -> list[tuple]:
+    """The layout's leaves in groups pinned together, each with its variable's name and the Z3
+    condition under which it is pinned (None: always). A map in the puzzle's `pin_only` has a
+    group per key, pinned only where its `where` holds in the proposal; elsewhere the entry is
+    left free in the whole-record question, so a refutation rules out every layout that differs
+    from it only there (sound: it was asked with those entries free)."""
+    pz, out = prob.pz, []
+    for n in pz.layout_vars:
+        v = prob.q.sym[n]
+        if n not in pz.layout_pin_only:
+            out.append((n, None, _free_leaves(v)))
+            continue
+        params, where = pz.layout_pin_only[n]
+        keys = game.domains[game.state_types[n].key]
+        for k in v.codes:
+            at = game._zargs(params, {params[0][0]: keys.atom(k)})
+            out.append((n, prob.q.holds(where, 0, at), _free_leaves(v.entries[k])))
+    return out
+
+
+def _free_leaves(v) -> list:
+    """The leaves of a symbolic value that are not constants (the deal fixes some)."""
+    return [x for x in _leaves(v) if z3.is_expr(x) and not (z3.is_int_value(x) or z3.is_true(x) or z3.is_false(x))]
 
 
 def _layout_found(game, prob, s, target, refuted, say, asked) -> Verdict:

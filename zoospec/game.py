@@ -506,14 +506,15 @@ class Loader:
                 self.err(path + (name,), f"parameter '{name}' must range over a finite domain (a domain, bool or int[lo..hi]), not {t}", rule)
                 ok = False
                 continue
-            if self._taken(name):
+            if self.taken(name):
                 self.err(path + (name,), f"parameter '{name}' hides a name of the spec; choose another name", rule)
                 ok = False
                 continue
             out.append((name, t))
         return out if ok else None
 
-    def _taken(self, name):
+    def taken(self, name):
+        """Whether a local name would hide a state variable, constant, domain or define."""
         g = self.g
         return name in g.state_types or name in g.consts or name in g.domains or name in self.raw_defines
 

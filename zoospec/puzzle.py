@@ -44,6 +44,8 @@ class Puzzle:
     objectives: str | None = None  # the deal variable `solve --objectives` changes
     layout_vars: list[str] = field(default_factory=list)  # decided first by `solve --layout-first` (ADR 0016)
     layout_rules: list[str] = field(default_factory=list)  # what its proposer keeps
+    layout_pin_only: dict = field(default_factory=dict)  # var -> ([(key, type)], where): pinned only where it holds
+    layout_generalise: list[str] = field(default_factory=list)  # pins dropped in turn from a refuted layout
 
 
 def load(loader, raw: dict) -> Puzzle | None:
@@ -80,6 +82,29 @@ def load(loader, raw: dict) -> Puzzle | None:
             loader.err(p + ("layout_first", "vars", i), f"'{name}' {why}", "puzzle")
             ok = False
     ok = _invariants(loader, lf.get("rules", []), p + ("layout_first", "rules")) and ok
+    for i, name in enumerate(lf.get("generalise", [])):
+        if name not in lf.get("vars", []):
+            loader.err(p + ("layout_first", "generalise", i), f"'{name}' is not among layout_first's vars", "puzzle")
+            ok = False
+    pin_only = {}
+    for name, po in lf.get("pin_only", {}).items():
+        where = p + ("layout_first", "pin_only", name)
+        t = g.state_types.get(name)
+        if name not in lf.get("vars", []) or not isinstance(t, MapT):
+            loader.err(where, f"'{name}' is not a map among layout_first's vars", "puzzle")
+            ok = False
+            continue
+        key = po["key"]
+        if loader.taken(key):
+            loader.err(where + ("key",), f"key name '{key}' hides a name of the spec; choose another name", "puzzle")
+            ok = False
+            continue
+        params = [(key, g.domains[t.key].value_type)]  # the key ranges over the map's key domain
+        cond = loader.expr(po["where"], where + ("where",), loader.scope(dict(params)), "puzzle", BOOL)
+        if cond is None:
+            ok = False
+            continue
+        pin_only[name] = (params, cond)
     goals = []
     for i, gr in enumerate(raw["goals"]):
         rule = g.rules.get(gr["rule"])
@@ -107,7 +132,8 @@ def load(loader, raw: dict) -> Puzzle | None:
         return None
     return Puzzle(raw["says"], list(raw["deal"]), finished, score.id, raw["target"], cut.id, goals,
                   list(raw.get("interchangeable", [])), list(raw.get("bound", [])), objectives,
-                  list(lf.get("vars", [])), list(lf.get("rules", [])))
+                  list(lf.get("vars", [])), list(lf.get("rules", [])), pin_only,
+                  list(lf.get("generalise", [])))
 
 
 def _invariants(loader, ids: list, where: tuple) -> bool:
