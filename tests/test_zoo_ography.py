@@ -396,3 +396,20 @@ def test_the_picture_lists_the_monorail_with_its_station():
     text = picture.text(g, record)
     assert "station 1,1-2,1 (#1, 0; station on 1,1)" in text and "track 2,1-2,2 (#2, 1)" in text
     assert "Monorail pieces" not in picture.text(game(SPEC), hand_made_record(game(SPEC)))
+
+
+def test_layout_first_pins_a_side_and_turns_only_where_a_tile_lies():
+    """The puzzle's `pin_only` (ADR 0016, session 24): with the shipped perfect zoo's tiles given
+    where they lie, a proposal pins `side` and `turned` at exactly the spots holding a tile — an
+    empty spot's are left free, so a refuted layout is not proposed again with one turned."""
+    import z3
+    g = game(SPEC)
+    prob = puzzle._Problem(g, puzzle.read_deal(g, FIRST), puzzle.read_given(g, f"{PLAN}:at"))
+    tiled = {c for c, p in json.loads(PLAN.read_text())["record"]["at"].items() if p != "no_tile"}
+    pinned = {}
+    for name, when, leaves in puzzle._pin_groups(g, prob):
+        if when is not None and z3.is_true(z3.simplify(when)):
+            pinned.setdefault(name, set()).update(str(x).split("[")[1].rstrip("]") for x in leaves)
+        else:
+            assert when is None or z3.is_false(z3.simplify(when)), when
+    assert 1 < len(tiled) < 16 and pinned == {"side": tiled, "turned": tiled}
