@@ -247,11 +247,15 @@ def test_a_rule_on_a_cut_means_the_same_to_z3_as_to_python():
     assert seen == {True, False}
 
 
-def test_the_shipped_perfect_zoo_for_the_first_game_deal_replays(tmp_path, capsys):
-    """spec/zoo-ography/deals/first-game.plan.json: the 20-half-star record `zoospec solve` found
-    for the first-game deal (34 minutes here, so it is shipped, not re-solved): every cut keeps
-    every rule in Python, it is finished, and it is rated a perfect 10 stars."""
-    data = json.loads((ROOT / "spec" / "zoo-ography" / "deals" / "first-game.plan.json").read_text())
+@pytest.mark.parametrize("name", ["first-game", "cliff-savanna-prairie"])
+def test_a_shipped_perfect_zoo_replays_on_its_deal(name, tmp_path, capsys):
+    """spec/zoo-ography/deals/NAME.plan.json: the 20-half-star record `zoospec solve` found for
+    the deal NAME.yaml (first-game: 34 minutes, the whole-record question; Cliff, Savanna and
+    Prairie: ~10 minutes, --layout-first — so they are shipped, not re-solved): every cut keeps
+    every rule in Python, it is finished, it is rated a perfect 10 stars, and its deal is the
+    deal file's."""
+    deals = ROOT / "spec" / "zoo-ography" / "deals"
+    data = json.loads((deals / f"{name}.plan.json").read_text())
     data["#meta"]["source"] = SPEC
     plan = tmp_path / "plan.json"
     plan.write_text(json.dumps(data))
@@ -260,7 +264,7 @@ def test_the_shipped_perfect_zoo_for_the_first_game_deal_replays(tmp_path, capsy
     assert out["ok"] and out["finished"] and out["score"] == 20 and len(out["steps"]) == 10
     g = game(SPEC)
     assert {n: g.state_to_json(puzzle.load_plan(g, data))[n] for n in g.puzzle.deal} == \
-        {n: g.state_to_json({**g.start_state(), **puzzle.read_deal(g, FIRST)})[n] for n in g.puzzle.deal}
+        {n: g.state_to_json({**g.start_state(), **puzzle.read_deal(g, deals / f"{name}.yaml")})[n] for n in g.puzzle.deal}
 
 
 PLAN = ROOT / "spec" / "zoo-ography" / "deals" / "first-game.plan.json"
