@@ -15,6 +15,9 @@ finished condition and the target. Then:
 - unknown: the timeout ran out; nothing is claimed.
 `--best` climbs: any finished record, then one scoring higher than the last certified one, until
 Z3 says no better exists (unsat) or the target is reached.
+`--layout-first` (`_layouts`, ADR 0016) asks the whole record one proposed layout at a time; a
+refuted layout is ruled out of the proposer, widened where the puzzle allows (`pin_only`,
+`generalise`).
 """
 from __future__ import annotations
 
