@@ -8,6 +8,7 @@ seeds already there. The summary counts verdicts; unknowns are counted apart, ne
 from __future__ import annotations
 
 import json
+import multiprocessing
 import sys
 import time
 from collections import Counter
@@ -75,7 +76,10 @@ def _results(args, how, todo, workers, scheduler):
     if scheduler is not None:
         yield from _dask(scheduler, args, how, todo)
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    # Spawned, not forked: a forked worker inherits the Z3 terms its parent built, and those
+    # change Z3's search (ADR 0008's addendum), so a deal's path — and, where budgets are wall
+    # clock, its verdict — would depend on what the caller did before the sweep.
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
         futures = [pool.submit(solve_seed, *args, s, how) for s in todo]
         for fut in as_completed(futures):
             yield fut.result()
