@@ -173,10 +173,11 @@ def test_sweep_streams_results_and_resumes_with_local_workers(tmp_path):
 
 def test_sweep_asks_layout_first_in_its_workers(tmp_path, capsys):
     """--layout-first reaches the workers: deal 2 at a low target (-10) is answered by a proposed
-    layout, completed and certified; the line says how many layouts were asked. (Deal 2: alone,
-    its refutations take under a second against the 20 s first budget, so load on a CI machine
-    does not change the path; deal 1 has one of 4 s, and once was not answered
-    reachable in CI within 300 s — the line's reason was not kept, hence the message now.)"""
+    layout, completed and certified; the line says how many layouts were asked. (The worker is
+    spawned, so its path is the one measured alone; deal 2's refutations take under a second
+    against the 20 s first budget, so load does not change it either. Deal 1, asked from a forked
+    worker, once was not answered reachable in CI within 300 s; the line's reason was not kept,
+    hence the message now.)"""
     from zoospec.solvers import sweep
     out = tmp_path / "r.jsonl"
     s = sweep.run(SPEC, [2], out, workers=1, timeout=600, target=-10, layout_first=True)
