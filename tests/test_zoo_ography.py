@@ -102,7 +102,7 @@ def test_solve_takes_other_objectives_for_a_deal_and_refuses_a_deal_no_setup_mak
 def test_a_reachable_target_gives_a_plan_that_replays(tmp_path, capsys):
     """Any finished record (target -40): Z3's record is certified at every phase before it is
     printed; the saved plan replays; a tampered plan does not. Asked layout by layout (5 layouts
-    refuted in under 4 s each, then completed: ~50 s, against ~150–270 s as one question; the
+    refuted in under 4 s each, then completed: ~50 s alone, against 270 s as one question in a full suite run; the
     whole-record path is test_a_given_layout_is_completed_to_a_perfect_zoo's), in a process of
     its own: the Z3 terms a test worker built before would change the path (ADR 0008)."""
     plan = tmp_path / "plan.json"
