@@ -27,3 +27,36 @@ def test_bad_spec_fails_with_its_message(path: Path, monkeypatch):
 
 def test_there_are_bad_specs():
     assert len(BAD) >= 15
+
+
+RESIZED = """
+game:
+  id: two
+  title: Two
+  rulebook: none.txt
+  switches:
+    longer: {default: false, says: ten turns, cite: {section: S}}
+    longest: {default: false, says: twelve turns, cite: {section: S}}
+components:
+  domains:
+    turn:
+      range: [1, 9]
+      with: {longer: [1, 10], longest: [1, 12]}
+state:
+  n: turn
+rules:
+  - {id: two.n, cite: {section: S}, says: s, kind: invariant, body: "n >= 1"}
+"""
+
+
+@pytest.mark.parametrize("switches,last", [({}, 9), ({"longer": True}, 10), ({"longest": True}, 12)])
+def test_a_switch_resizes_a_range_domain(switches, last):
+    g = zoospec.loads(RESIZED, switches=switches)
+    assert g.domains["turn"].atoms == list(range(1, last + 1))
+
+
+def test_two_switches_resizing_one_domain_are_refused_with_their_line():
+    with pytest.raises(zoospec.SpecError) as err:
+        zoospec.loads(RESIZED, switches={"longer": True, "longest": True})
+    (p,) = err.value.problems
+    assert "switches longer and longest both resize domain 'turn'" in p.message and p.loc.line == 13

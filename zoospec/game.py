@@ -378,8 +378,8 @@ class Loader:
         g.id = data["game"]["id"]
         g.title = data["game"]["title"]
         g.rulebook = data["game"]["rulebook"]
-        self.domains(data.get("components", {}).get("domains", {}))
         self.switches(data["game"].get("switches", {}))
+        self.domains(data.get("components", {}).get("domains", {}))
         self.constants(data.get("components", {}).get("constants", {}))
         self.state(data.get("state", {}))
         self.atoms = self._atom_table()
@@ -525,7 +525,7 @@ class Loader:
             if "enum" in d:
                 self.g.domains.add(EnumDomain(name, d["enum"]))
             elif "range" in d:
-                lo, hi = d["range"]
+                lo, hi = self.switched_range(name, d, p)
                 if lo > hi or hi - lo > 100_000:
                     self.err(p, f"range {lo}..{hi} must be non-empty and at most 100000 values")
                     continue
@@ -540,6 +540,20 @@ class Loader:
                     self.err(p, "a grid needs at least one cell")
                     continue
                 self.g.domains.add(GridDomain(name, cells))
+
+    def switched_range(self, name, d, p):
+        """A range domain's bounds: its own, or those `with` gives for a switch that is on (one
+        spec, two sizes: Zoo-ography's record has 9 turns solo and 10 in a multiplayer game)."""
+        on = []
+        for switch, bounds in d.get("with", {}).items():
+            if switch not in self.g.switches:
+                self.err(p + ("with", switch), f"no switch named '{switch}'{suggest(switch, self.g.switches)}")
+            elif self.g.switches[switch]:
+                on.append((switch, bounds))
+        if len(on) > 1:
+            self.err(p + ("with",), f"switches {' and '.join(s for s, _ in on)} both resize domain '{name}'; "
+                     "a spec gives each combination at most one size")
+        return tuple(on[0][1]) if on else tuple(d["range"])
 
     def switches(self, raw):
         for name, s in raw.items():
