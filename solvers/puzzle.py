@@ -64,7 +64,13 @@ def read_deal(game, path: str | Path) -> dict:
     data = load_file(path).data
     if not isinstance(data, dict):
         raise StateError(f"{path}: a deal is a mapping of {', '.join(pz.deal)}")
-    data = {k: v for k, v in data.items() if k not in ("deal", "says", "expect")}
+    wanted = data.get("with", [])
+    if not isinstance(wanted, list) or not all(isinstance(w, str) for w in wanted):
+        raise StateError(f"{path}: 'with' lists the switches the deal is for, like [multiplayer]")
+    off = [w for w in wanted if not game.switches.get(w)]
+    if off:
+        raise StateError(f"{path}: this deal is for the game with {', '.join(off)} on (solve it --with {','.join(off)})")
+    data = {k: v for k, v in data.items() if k not in ("deal", "says", "expect", "with")}
     missing, extra = set(pz.deal) - set(data), set(data) - set(pz.deal)
     if missing or extra:
         raise StateError(f"{path}: a deal gives exactly {', '.join(pz.deal)}"

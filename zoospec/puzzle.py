@@ -52,6 +52,7 @@ def load(loader, raw: dict) -> Puzzle | None:
     """Build the section (errors go to the loader, located in the file)."""
     g, p = loader.g, ("puzzle",)
     ok = True
+    raw = {**raw, "deal": _deal(loader, raw, p)}
     for part in ("deal", "interchangeable"):
         for i, name in enumerate(raw.get(part, [])):
             if name not in g.state_types:
@@ -134,6 +135,20 @@ def load(loader, raw: dict) -> Puzzle | None:
                   list(raw.get("interchangeable", [])), list(raw.get("bound", [])), objectives,
                   list(lf.get("vars", [])), list(lf.get("rules", [])), pin_only,
                   list(lf.get("generalise", [])))
+
+
+def _deal(loader, raw: dict, p: tuple) -> list:
+    """The deal's variables: `deal`, or those `deal_with` gives for a switch that is on (one player's
+    multiplayer zoo is dealt the tiles and animals the draft gave it, not a deck)."""
+    on = []
+    for switch, names in raw.get("deal_with", {}).items():
+        if switch not in loader.g.switches:
+            loader.err(p + ("deal_with", switch), f"no switch named '{switch}'{suggest(switch, loader.g.switches)}", "puzzle")
+        elif loader.g.switches[switch]:
+            on.append((switch, names))
+    if len(on) > 1:
+        loader.err(p + ("deal_with",), f"switches {' and '.join(s for s, _ in on)} both give the deal; at most one may be on", "puzzle")
+    return list(on[0][1]) if on else list(raw["deal"])
 
 
 def _invariants(loader, ids: list, where: tuple) -> bool:
