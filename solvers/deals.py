@@ -18,6 +18,9 @@ def zoo_ography(game, seed: int, advanced: bool = False) -> dict:
     one objective per space of its colour, a layout card; Objectives and Requirements Setup. With
     the Connections switch (advanced game only) a monorail requirements card takes the bronze
     space and a monorail layout is revealed (Connections Expansion Setup, 5-6)."""
+    if game.switches.get("multiplayer", False):
+        raise StateError("a multiplayer zoo is dealt by a draft, not by a seed: give a deal file of what the "
+                         "player took (spec/zoo-ography/deals/multiplayer/)")
     rng = random.Random(seed)
     tile_set = game.consts["tile_set"][1]
     goal_card = game.consts["goal_card"][1]

@@ -135,6 +135,41 @@ def test_a_deal_short_of_seats_is_unreachable_and_the_core_names_delta_and_the_t
     assert "UNSAT with only zg.tile.in-hand, zg.tile.once, zg.tile.laid" in out["reason"]
 
 
+MULTI = ROOT / "spec" / "zoo-ography" / "deals" / "multiplayer"
+
+
+def test_a_multiplayer_zoo_short_of_seats_is_unreachable_with_its_core(capsys):
+    """One player's multiplayer zoo (ADR 0017): the draft gave it no seating tile and Delta is the
+    2-silver objective, so the own tiles' five seats leave Delta's bracketed star out of reach.
+    UNSAT on the bound, and the minimal core is Delta's goal with the tile rules that keep the zoo
+    to the tiles the draft gave (~130 s here)."""
+    assert main(["solve", "zoo-ography", "--with", "multiplayer", "--deal", str(MULTI / "short-of-seats.yaml"),
+                 "--json", "--timeout", "1500"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["status"] == "unreachable" and out["record"] is None
+    assert out["core"] == ["zg.score.stars(g=silver2)", "zg.tile.in-hand", "zg.tile.once", "zg.tile.laid"]
+
+
+def test_a_multiplayer_deal_names_its_switch_and_the_solo_game_refuses_it(capsys):
+    """A deal file's `with: [multiplayer]`: asked of the solo game it is refused with the switch
+    to turn on, not misread as a solo deal missing its deck; and a seed cannot deal a multiplayer
+    zoo (the draft does), which is said rather than dealt wrong."""
+    assert main(["solve", "zoo-ography", "--deal", str(MULTI / "short-of-seats.yaml")]) == 2
+    assert "this deal is for the game with multiplayer on (solve it --with multiplayer)" in capsys.readouterr().err
+    assert main(["solve", "zoo-ography", "--with", "multiplayer", "--seed", "3"]) == 2
+    assert "a multiplayer zoo is dealt by a draft, not by a seed" in capsys.readouterr().err
+
+
+def test_a_multiplayer_deal_with_a_tile_taken_twice_is_refused(tmp_path, capsys):
+    """The deal rules read the deal: a draft that gave one tile on two turns is no draft at all,
+    so it is refused (zg.deal.drafted), not answered 'unreachable'."""
+    text = (MULTI / "short-of-seats.yaml").read_text().replace('"10": "z03"', '"10": "z14"')
+    bad = tmp_path / "twice.yaml"
+    bad.write_text(text)
+    assert main(["solve", "zoo-ography", "--with", "multiplayer", "--deal", str(bad)]) == 2
+    assert "it breaks zg.deal.drafted" in capsys.readouterr().err
+
+
 def test_the_bound_does_not_decide_the_same_deal_with_a_seating_tile_drawn():
     """The other side of that verdict: swap z04 into the deck for z11 (no seats) and the bound's
     rules allow a perfect zoo — it is the missing seats, not the bound, that made it UNSAT."""
@@ -256,7 +291,7 @@ def test_a_rule_on_a_cut_means_the_same_to_z3_as_to_python():
     assert seen == {True, False}
 
 
-@pytest.mark.parametrize("name", ["first-game", "cliff-savanna-prairie", "seed-1"])
+@pytest.mark.parametrize("name", ["first-game", "cliff-savanna-prairie", "seed-1", "multiplayer/first-game-tiles"])
 def test_a_shipped_perfect_zoo_replays_on_its_deal(name, tmp_path, capsys):
     """spec/zoo-ography/deals/NAME.plan.json: the 20-half-star record `zoospec solve` found for
     the deal NAME.yaml (first-game: 34 minutes, the whole-record question; Cliff, Savanna and
@@ -271,8 +306,8 @@ def test_a_shipped_perfect_zoo_replays_on_its_deal(name, tmp_path, capsys):
     plan.write_text(json.dumps(data))
     assert main(["replay", str(plan), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["ok"] and out["finished"] and out["score"] == 20 and len(out["steps"]) == 10
-    g = game(SPEC)
+    g = game(SPEC).with_readings({}, data["#meta"]["switches"])
+    assert out["ok"] and out["finished"] and out["score"] == 20 and len(out["steps"]) == len(g.domains["tick"].atoms)
     assert {n: g.state_to_json(puzzle.load_plan(g, data))[n] for n in g.puzzle.deal} == \
         {n: g.state_to_json({**g.start_state(), **puzzle.read_deal(g, deals / f"{name}.yaml")})[n] for n in g.puzzle.deal}
 
