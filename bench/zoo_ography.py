@@ -2,7 +2,8 @@
 
     python bench/zoo_ography.py [--timeout 600] [--layout-first] [--sweep-deals 4] [--sweep-timeout 60]
 
-Solves every deal in spec/zoo-ography/deals/ (their expected verdicts are in the files), prints
+Solves every deal in spec/zoo-ography/deals/ (their expected verdicts are in the files; those in
+multiplayer/ with the switch `multiplayer`), prints
 each verdict with its seconds and the median (issue 7's target: 60 s per deal on a 2-core
 machine) — with --layout-first each deal a second time, layout by layout (ADR 0016) — and each
 shipped plan's deal again with the plan's layout given. Then sweeps the same
@@ -35,16 +36,18 @@ def main():
     ap.add_argument("--sweep-deals", type=int, default=4)
     ap.add_argument("--sweep-timeout", type=float, default=60.0)
     args = ap.parse_args()
-    g = load(str(SPEC))
+    solo = load(str(SPEC))
+    multi = load(str(SPEC), switches={"multiplayer": True})
+    deals = ROOT / "spec" / "zoo-ography" / "deals"
     times = []
-    for f in sorted((ROOT / "spec" / "zoo-ography" / "deals").glob("*.yaml")):
+    for g, f in [(solo, f) for f in sorted(deals.glob("*.yaml"))] + [(multi, f) for f in sorted((deals / "multiplayer").glob("*.yaml"))]:
         expect = load_file(f).data.get("expect", "?")
         deal = puzzle.read_deal(g, f)
         t0 = time.monotonic()
         v = puzzle.solve(g, deal, timeout=args.timeout)
         dt = time.monotonic() - t0
         times.append(dt)
-        print(f"{f.name:28} {v.status:12} (expected {expect:12}) {dt:8.1f} s  score {v.score}  core {v.core}", flush=True)
+        print(f"{f.relative_to(deals).as_posix():28} {v.status:12} (expected {expect:12}) {dt:8.1f} s  score {v.score}  core {v.core}", flush=True)
         if args.layout_first:
             t0 = time.monotonic()
             v = puzzle.solve(g, deal, timeout=args.timeout, layout_first=True)
@@ -53,7 +56,8 @@ def main():
         print(f"median seconds per deal: {statistics.median(times):.1f}  (target: <= 60)")
     # A shipped plan's layout given (`solve --given PLAN:at,side,turned`): the rest of the record
     # found by Z3 — how much of a deal's time the layout search takes.
-    for plan in sorted((ROOT / "spec" / "zoo-ography" / "deals").glob("*.plan.json")):
+    g = solo
+    for plan in sorted(deals.glob("*.plan.json")):
         deal = puzzle.read_deal(g, plan.with_name(plan.name.replace(".plan.json", ".yaml")))
         given = puzzle.read_given(g, f"{plan}:at,side,turned")
         t0 = time.monotonic()

@@ -61,8 +61,12 @@ def read_deal(game, path: str | Path) -> dict:
     """A deal file (YAML or JSON): a value for each of the puzzle's deal variables."""
     from ..yamlload import load_file
 
+    return deal_from_data(game, load_file(path).data, path)
+
+
+def deal_from_data(game, data, path) -> dict:
+    """A deal from its JSON form (a deal file's mapping; `path` names where it came from)."""
     pz = _puzzle(game)
-    data = load_file(path).data
     if not isinstance(data, dict):
         raise StateError(f"{path}: a deal is a mapping of {', '.join(pz.deal)}")
     wanted = data.get("with", [])

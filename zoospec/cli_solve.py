@@ -48,6 +48,16 @@ def add_parser(sub):
     w.add_argument("--with", dest="switches", action="append", metavar="SWITCH,...", help="turn on expansions (the spec's switches)")
     w.add_argument("--json", action="store_true", help="print the summary as JSON")
     w.set_defaults(fn=cmd_sweep)
+    d = sub.add_parser("draft-deal", help="one player's multiplayer zoo deal from a played draft (a zoo-ography-draft trace)")
+    d.add_argument("trace", help="a trace of zoo-ography-draft (zoospec play zoo-ography-draft --trace FILE)")
+    d.add_argument("--seat", type=int, required=True, help="the player whose zoo it is")
+    d.add_argument("--tiles", required=True, metavar="TILE,...",
+                   help="the tile the player took on each turn, in order (the draft counts tiles, it does not name them)")
+    d.add_argument("--objectives", action="append", metavar="SLOT=NAME,...", help="the objectives on the board (default: the spec's start)")
+    d.add_argument("--card", help="the player's layout card (default: the spec's start)")
+    d.add_argument("--advanced", action="store_true", help="the advanced game")
+    d.add_argument("--out", metavar="FILE", help="write the deal here (JSON, which `solve --deal` reads); default: print it")
+    d.set_defaults(fn=cmd_draft_deal)
 
 
 @guarded
@@ -140,4 +150,37 @@ def cmd_sweep(args) -> int:
               f"median seconds per deal: {summary['seconds_median']}")
         if summary["best_scores"]:
             print("best score: " + ", ".join(f"{k}: {n}" for k, n in summary["best_scores"].items()))
+    return 0
+
+
+@guarded
+def cmd_draft_deal(args) -> int:
+    """A deal for `solve zoo-ography --with multiplayer`: the seat's actions and animals read from
+    the draft's trace, its tiles named by the caller; judged by the zoo spec's deal rules."""
+    from pathlib import Path
+
+    from .game import load
+    from .solvers import draft_deals, puzzle, traces
+
+    data = json.loads(Path(args.trace).read_text(encoding="utf-8"))
+    meta = data.get("#meta", {})
+    draft = load(meta.get("source", ""), readings=meta.get("readings") or {}, switches=meta.get("switches") or {})
+    trace = traces.load_itf(draft, data)
+    zoo = load_game("zoo-ography", None, ["multiplayer"])
+    start = zoo.state_to_json(zoo.start_state())
+    tiles = [t.strip() for t in args.tiles.split(",") if t.strip()]
+    raw = draft_deals.deal_from_draft(zoo, trace, args.seat, tiles, start["goal"], args.card or start["card"], args.advanced)
+    deal = puzzle.deal_from_data(zoo, raw, args.trace)
+    if args.objectives:
+        deal = puzzle.with_objectives(zoo, deal, args.objectives)
+    broken = puzzle.deal_problems(zoo, deal)
+    if broken:
+        raise StateError("the draft and the tiles make no deal: it breaks " + "; ".join(broken))
+    text = json.dumps({"with": ["multiplayer"], **puzzle.deal_json(zoo, deal)}, indent=1) + "\n"
+    if not args.out:
+        print(text, end="")
+        return 0
+    Path(args.out).write_text(text, encoding="utf-8")
+    print(f"{args.out}: seat {args.seat}'s zoo deal, {len(tiles)} turns; solve it with "
+          f"zoospec solve zoo-ography --with multiplayer --deal {args.out}")
     return 0

@@ -1,0 +1,61 @@
+"""One player's zoo deal from a played multiplayer draft (ADR 0017).
+
+The draft spec (`zgd`, spec/zoo-ography-draft.yaml) plays the draft; the solo record under its
+switch `multiplayer` is one player's zoo. A trace of the draft says, turn by turn, which action a
+player took and which animals came with it — read from the trace's own states (what the move added
+to the player's planks and patch), so no rule of the draft is restated here. It does not say which
+tile: the draft counts tiles (ADR 0013), so the tiles are given by the caller, one per turn.
+"""
+from __future__ import annotations
+
+from ..errors import StateError
+
+# The draft's take moves and the record's action each one is.
+ACTIONS = {"zgd.take-animals": "two_animals", "zgd.take-column": "column",
+           "zgd.take-secluded": "secluded_coin", "zgd.take-renovation": "renovation"}
+SPONSOR_MOVES = {"zgd.take-sponsors", "zgd.take-secluded-sponsor"}
+
+
+def turns_of(trace, seat: int) -> list[tuple[str, dict]]:
+    """Each take of `seat` in order: the record's action and the animals it took, by kind."""
+    g = trace.game
+    kinds = g.domains["kind"].atoms
+    out = []
+    for i, step in enumerate(trace.steps):
+        if step.args.get("p") != seat:
+            continue
+        if step.action in SPONSOR_MOVES:
+            raise StateError(f"move {i + 1} takes sponsor cards: a World Exhibits zoo is not recorded yet")
+        if step.action not in ACTIONS:
+            continue
+        pre, post = trace.states[i], trace.states[i + 1]
+        took = {k: post["held"][seat][k] - pre["held"][seat][k] for k in kinds}
+        took["secluded"] = took.get("secluded", 0) + (1 if post["patch"][seat] and not pre["patch"][seat] else 0)
+        took["nobody"] = 0
+        out.append((ACTIONS[step.action], took))
+    return out
+
+
+def deal_from_draft(zoo_game, trace, seat: int, tiles: list[str], goal: dict, card: str, advanced: bool = False) -> dict:
+    """The multiplayer deal (JSON form) of `seat`'s zoo: `tiles` taken on its turns, the actions and
+    animals the trace shows, the objectives and layout card given. Judged by the zoo spec's deal
+    rules when it is read (puzzle.read_deal, deal_problems), like any deal file."""
+    if not zoo_game.switches.get("multiplayer"):
+        raise StateError("a deal from a draft is for the zoo spec with its switch multiplayer on")
+    if trace.game.id != "zgd":
+        raise StateError(f"the trace is of {trace.game.id}, not of the multiplayer draft (zgd)")
+    if trace.game.switches.get("world_exhibits"):
+        raise StateError("a World Exhibits draft: its zoos (sponsors, regions) are not recorded yet")
+    if trace.game.switches.get("connections"):
+        raise StateError("a Connections draft: its zoos' monorail is not recorded yet (zg.deal.monorail)")
+    turns = turns_of(trace, seat)
+    n = len(zoo_game.domains["turn"].atoms)
+    if len(turns) != n:
+        raise StateError(f"seat {seat} took {len(turns)} turns in this trace; a finished draft gives each player {n}")
+    if len(tiles) != n:
+        raise StateError(f"--tiles names {len(tiles)} tiles; seat {seat} took one on each of its {n} turns")
+    return {"with": ["multiplayer"],
+            "got": {str(u): t for u, t in enumerate(tiles, 1)},
+            "act": {str(u): a for u, (a, _) in enumerate(turns, 1)},
+            "took": {str(u): took for u, (_, took) in enumerate(turns, 1)},
+            "goal": goal, "card": card, "advanced": advanced}
