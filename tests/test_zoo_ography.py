@@ -220,6 +220,50 @@ def test_a_world_exhibits_draft_gives_no_zoo_deal_yet(tmp_path, capsys):
     assert "World Exhibits" in capsys.readouterr().err
 
 
+def _renovation_draft(tmp_path):
+    """A two-player draft in which every seat takes a renovation on every turn (and builds a tile
+    whenever it may): the draft of the zoos in tests/specs/draft-zoos/."""
+    from zoospec.solvers import play, traces
+    g = game(str(ROOT / "spec" / "zoo-ography-draft.yaml"))
+
+    def renovations(state, moves):
+        for want in ("zgd.take-renovation", "zgd.build-tile"):
+            for i, m in enumerate(moves):
+                if m.action == want:
+                    return i
+        return 0
+    res = play.play(g, g.start_state(2), choose=renovations, max_steps=1000)
+    assert res.ended_by == "an end rule holds"
+    path = tmp_path / "draft.json"
+    traces.save(res.trace, path)
+    return path
+
+
+def test_a_draft_and_its_zoos_name_the_winner_when_they_agree(tmp_path, capsys):
+    """`zoospec draft-result`: the draft (zgd) and one zoo per seat (tests/specs/draft-zoos: records
+    `solve --with multiplayer --target -40` found for the seats' draft-deal deals, tiles z01-z10 and
+    z11-z20, rated -3 and -10) agree — certified, finished, the turns the draft gave — so the
+    ratings go into the draft's last state and its own end rule names the winner. Both zoos took
+    ten renovations, so either fits either seat: swapped, the winner swaps."""
+    path = _renovation_draft(tmp_path)
+    zoos = ROOT / "tests" / "specs" / "draft-zoos"
+    one, two = f"{zoos / 'seat1.plan.json'}", f"{zoos / 'seat2.plan.json'}"
+    assert main(["draft-result", str(path), "--zoo", f"1={one}", "--zoo", f"2={two}", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["ok"] and [(z["rating"], z["animal_rating"]) for z in out["zoos"]] == [(-3, 1), (-10, 0)] and out["winner"] == 1
+    assert main(["draft-result", str(path), "--zoo", f"1={two}", "--zoo", f"2={one}", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["winner"] == 2
+    # the shipped multiplayer zoo as seat 2's: other actions than the draft's, and four tiles of seat 1's zoo
+    other = str(MULTI / "first-game-tiles.plan.json")
+    assert main(["draft-result", str(path), "--zoo", f"1={one}", "--zoo", f"2={other}", "--json"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert not out["ok"] and out["winner"] is None and out["zoos"][0]["problems"] == []
+    assert "turn 4: the zoo took secluded_coin {'secluded': 1}, the draft renovation {}" in out["zoos"][1]["problems"]
+    assert "z01 is in the zoos of seats 1 and 2: the draft hands a tile to one player" in out["problems"]
+    assert main(["draft-result", str(path), "--zoo", f"1={one}"]) == 2
+    assert "give one zoo each" in capsys.readouterr().err
+
+
 def test_the_bound_does_not_decide_the_same_deal_with_a_seating_tile_drawn():
     """The other side of that verdict: swap z04 into the deck for z11 (no seats) and the bound's
     rules allow a perfect zoo — it is the missing seats, not the bound, that made it UNSAT."""

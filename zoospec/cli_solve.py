@@ -58,6 +58,12 @@ def add_parser(sub):
     d.add_argument("--advanced", action="store_true", help="the advanced game")
     d.add_argument("--out", metavar="FILE", help="write the deal here (JSON, which `solve --deal` reads); default: print it")
     d.set_defaults(fn=cmd_draft_deal)
+    r = sub.add_parser("draft-result", help="a played multiplayer draft and one zoo plan per seat, checked against each other; the winner")
+    r.add_argument("trace", help="a trace of zoo-ography-draft that has ended")
+    r.add_argument("--zoo", action="append", required=True, metavar="SEAT=PLAN",
+                   help="a seat's zoo: a plan saved by `zoospec solve zoo-ography --with multiplayer --plan` (one per seat)")
+    r.add_argument("--json", action="store_true", help="machine-readable output")
+    r.set_defaults(fn=cmd_draft_result)
 
 
 @guarded
@@ -153,19 +159,28 @@ def cmd_sweep(args) -> int:
     return 0
 
 
+def _draft_trace(path):
+    """A zoo-ography-draft trace file, with the draft spec under its own readings and switches."""
+    from pathlib import Path
+
+    from .game import load
+    from .solvers import traces
+
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    meta = data.get("#meta", {})
+    draft = load(meta.get("source", ""), readings=meta.get("readings") or {}, switches=meta.get("switches") or {})
+    return traces.load_itf(draft, data)
+
+
 @guarded
 def cmd_draft_deal(args) -> int:
     """A deal for `solve zoo-ography --with multiplayer`: the seat's actions and animals read from
     the draft's trace, its tiles named by the caller; judged by the zoo spec's deal rules."""
     from pathlib import Path
 
-    from .game import load
-    from .solvers import draft_deals, puzzle, traces
+    from .solvers import draft_deals, puzzle
 
-    data = json.loads(Path(args.trace).read_text(encoding="utf-8"))
-    meta = data.get("#meta", {})
-    draft = load(meta.get("source", ""), readings=meta.get("readings") or {}, switches=meta.get("switches") or {})
-    trace = traces.load_itf(draft, data)
+    trace = _draft_trace(args.trace)
     zoo = load_game("zoo-ography", None, ["multiplayer"])
     start = zoo.state_to_json(zoo.start_state())
     tiles = [t.strip() for t in args.tiles.split(",") if t.strip()]
@@ -184,3 +199,40 @@ def cmd_draft_deal(args) -> int:
     print(f"{args.out}: seat {args.seat}'s zoo deal, {len(tiles)} turns; solve it with "
           f"zoospec solve zoo-ography --with multiplayer --deal {args.out}")
     return 0
+
+
+@guarded
+def cmd_draft_result(args) -> int:
+    """Exit 0 when every zoo is a certified finished record that took what the draft gave its seat
+    and no tile is in two zoos (the winner is printed), 1 when something disagrees."""
+    from pathlib import Path
+
+    from .solvers import draft_result
+
+    trace = _draft_trace(args.trace)
+    zoo = load_game("zoo-ography", None, ["multiplayer"])
+    plans = {}
+    for item in args.zoo:
+        seat, eq, path = item.partition("=")
+        if not eq or not seat.strip().isdigit():
+            raise StateError(f"--zoo: expected SEAT=PLAN, got {item!r}")
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        if data.get("#meta", {}).get("kind") != "plan" or not data["#meta"].get("switches", {}).get("multiplayer"):
+            raise StateError(f"--zoo {item}: not a plan of a multiplayer zoo (zoospec solve zoo-ography --with multiplayer --plan)")
+        plans[int(seat)] = data
+    res = draft_result.check(zoo, trace, plans)
+    if args.json:
+        print(json.dumps({"ok": res.ok, "winner": res.winner, "problems": res.problems,
+                          "zoos": [{"seat": z.seat, "rating": z.rating, "animal_rating": z.animal_rating,
+                                    "problems": z.problems} for z in res.zoos]}, indent=2))
+    else:
+        for z in res.zoos:
+            print(f"seat {z.seat}: rating {z.rating} half stars, animal rating {z.animal_rating}"
+                  + ("" if not z.problems else f" — {len(z.problems)} problem(s):"))
+            for p in z.problems[:10]:
+                print(f"    {p}")
+        for p in res.problems:
+            print(f"  {p}")
+        print(f"the winner: seat {res.winner} (the draft's end rule, zgd.end.winner)" if res.ok
+              else "the zoos and the draft disagree: no winner is named")
+    return 0 if res.ok else 1
