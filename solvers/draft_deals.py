@@ -13,19 +13,27 @@ from ..errors import StateError
 # The draft's take moves and the record's action each one is.
 ACTIONS = {"zgd.take-animals": "two_animals", "zgd.take-column": "column",
            "zgd.take-secluded": "secluded_coin", "zgd.take-renovation": "renovation"}
-SPONSOR_MOVES = {"zgd.take-sponsors", "zgd.take-secluded-sponsor"}
+
+
+def recorded(trace):
+    """Refuse a trace whose zoos the record cannot hold (with the reason), else return it."""
+    if trace.game.id != "zgd":
+        raise StateError(f"the trace is of {trace.game.id}, not of the multiplayer draft (zgd)")
+    if trace.game.switches.get("world_exhibits"):
+        raise StateError("a World Exhibits draft: its zoos (sponsors, regions) are not recorded yet")
+    if trace.game.switches.get("connections"):
+        raise StateError("a Connections draft: its zoos' monorail is not recorded yet (zg.deal.monorail)")
+    return trace
 
 
 def turns_of(trace, seat: int) -> list[tuple[str, dict]]:
     """Each take of `seat` in order: the record's action and the animals it took, by kind."""
-    g = trace.game
+    g = recorded(trace).game
     kinds = g.domains["kind"].atoms
     out = []
     for i, step in enumerate(trace.steps):
         if step.args.get("p") != seat:
             continue
-        if step.action in SPONSOR_MOVES:
-            raise StateError(f"move {i + 1} takes sponsor cards: a World Exhibits zoo is not recorded yet")
         if step.action not in ACTIONS:
             continue
         pre, post = trace.states[i], trace.states[i + 1]
@@ -42,12 +50,6 @@ def deal_from_draft(zoo_game, trace, seat: int, tiles: list[str], goal: dict, ca
     rules when it is read (puzzle.read_deal, deal_problems), like any deal file."""
     if not zoo_game.switches.get("multiplayer"):
         raise StateError("a deal from a draft is for the zoo spec with its switch multiplayer on")
-    if trace.game.id != "zgd":
-        raise StateError(f"the trace is of {trace.game.id}, not of the multiplayer draft (zgd)")
-    if trace.game.switches.get("world_exhibits"):
-        raise StateError("a World Exhibits draft: its zoos (sponsors, regions) are not recorded yet")
-    if trace.game.switches.get("connections"):
-        raise StateError("a Connections draft: its zoos' monorail is not recorded yet (zg.deal.monorail)")
     turns = turns_of(trace, seat)
     n = len(zoo_game.domains["turn"].atoms)
     if len(turns) != n:

@@ -51,9 +51,10 @@ def _zoo(zoo_game, trace, seat: int, plan: dict) -> tuple[Zoo, dict]:
     return z, record
 
 
-def check(zoo_game, trace, plans: dict[int, dict]) -> Result:
-    """The zoos of `plans` (seat -> a saved plan's JSON) against the draft `trace`."""
-    draft = trace.game
+def check(trace, plans: dict[int, tuple]) -> Result:
+    """The zoos of `plans` (seat -> the zoo spec under the plan's readings and switches, and the
+    saved plan's JSON) against the draft `trace`."""
+    draft = draft_deals.recorded(trace).game
     last = trace.states[-1]
     if not any(py_value(draft, r.body, last) is True for r in draft.rules.values() if r.kind == "end"):
         raise StateError("the draft in this trace has not ended: its zoos are scored at the end")
@@ -62,7 +63,8 @@ def check(zoo_game, trace, plans: dict[int, dict]) -> Result:
         raise StateError(f"the draft has seats {seats}; give one zoo each (--zoo SEAT=PLAN), got {sorted(plans)}")
     zoos, problems, owner = [], [], {}
     for seat in seats:
-        z, record = _zoo(zoo_game, trace, seat, plans[seat])
+        zoo_game, plan = plans[seat]
+        z, record = _zoo(zoo_game, trace, seat, plan)
         zoos.append(z)
         for u, tile in sorted(record["got"].items()):
             if tile in owner:

@@ -207,10 +207,11 @@ def cmd_draft_result(args) -> int:
     and no tile is in two zoos (the winner is printed), 1 when something disagrees."""
     from pathlib import Path
 
+    from .catalog import game_path
+    from .game import load
     from .solvers import draft_result
 
     trace = _draft_trace(args.trace)
-    zoo = load_game("zoo-ography", None, ["multiplayer"])
     plans = {}
     for item in args.zoo:
         seat, eq, path = item.partition("=")
@@ -219,8 +220,9 @@ def cmd_draft_result(args) -> int:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
         if data.get("#meta", {}).get("kind") != "plan" or not data["#meta"].get("switches", {}).get("multiplayer"):
             raise StateError(f"--zoo {item}: not a plan of a multiplayer zoo (zoospec solve zoo-ography --with multiplayer --plan)")
-        plans[int(seat)] = data
-    res = draft_result.check(zoo, trace, plans)
+        meta = data["#meta"]  # each zoo judged under the readings and switches it was solved with
+        plans[int(seat)] = (load(game_path("zoo-ography"), readings=meta.get("readings") or {}, switches=meta["switches"]), data)
+    res = draft_result.check(trace, plans)
     if args.json:
         print(json.dumps({"ok": res.ok, "winner": res.winner, "problems": res.problems,
                           "zoos": [{"seat": z.seat, "rating": z.rating, "animal_rating": z.animal_rating,
