@@ -57,7 +57,7 @@ def deal_from_draft(zoo_game, trace, seat: int, tiles: list[str], goal: dict, ca
     if len(tiles) != n:
         raise StateError(f"--tiles names {len(tiles)} tiles; seat {seat} took one on each of its {n} turns")
     return {"with": ["multiplayer"],
-            "got": {str(u): t for u, t in enumerate(tiles, 1)},
+            "deck": {str(i): (tiles[i - 1] if i <= n else "no_tile") for i in zoo_game.domains["deckpos"].atoms},
             "act": {str(u): a for u, (a, _) in enumerate(turns, 1)},
             "took": {str(u): took for u, (_, took) in enumerate(turns, 1)},
             "goal": goal, "card": card, "advanced": advanced}

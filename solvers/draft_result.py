@@ -66,7 +66,7 @@ def check(trace, plans: dict[int, tuple]) -> Result:
         zoo_game, plan = plans[seat]
         z, record = _zoo(zoo_game, trace, seat, plan)
         zoos.append(z)
-        for u, tile in sorted(record["got"].items()):
+        for tile in (t for _, t in sorted(record["deck"].items()) if t != "no_tile"):
             if tile in owner:
                 problems.append(f"{tile} is in the zoos of seats {owner[tile]} and {seat}: the draft hands a tile to one player")
             owner[tile] = seat

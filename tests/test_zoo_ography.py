@@ -162,12 +162,12 @@ def test_a_multiplayer_deal_names_its_switch_and_the_solo_game_refuses_it(capsys
 
 def test_a_multiplayer_deal_with_a_tile_taken_twice_is_refused(tmp_path, capsys):
     """The deal rules read the deal: a draft that gave one tile on two turns is no draft at all,
-    so it is refused (zg.deal.drafted), not answered 'unreachable'."""
+    so it is refused (zg.deal.deck), not answered 'unreachable'."""
     text = (MULTI / "short-of-seats.yaml").read_text().replace('"10": "z03"', '"10": "z14"')
     bad = tmp_path / "twice.yaml"
     bad.write_text(text)
     assert main(["solve", "zoo-ography", "--with", "multiplayer", "--deal", str(bad)]) == 2
-    assert "it breaks zg.deal.drafted" in capsys.readouterr().err
+    assert "it breaks zg.deal.deck" in capsys.readouterr().err
 
 
 TEN_TILES = "z20,z06,z14,z10,z21,z22,z12,z13,z01,z17"
@@ -205,12 +205,12 @@ def test_a_played_draft_gives_each_seat_its_zoo_deal(tmp_path, capsys):
         for u, st in named:
             expected = Counter(k for k in (st.args["a"], st.args["b"]) if k != "nobody") + Counter(["secluded"] * st.args["u"])
             assert {k: n for k, n in deal["took"][str(u)].items() if n} == dict(expected)
-        assert deal["got"]["10"] == "z17" and puzzle.deal_problems(multi, puzzle.read_deal(multi, out)) == []
+        assert deal["deck"]["10"] == "z17" and deal["deck"]["11"] == "no_tile" and puzzle.deal_problems(multi, puzzle.read_deal(multi, out)) == []
     capsys.readouterr()
     assert main(["draft-deal", str(path), "--seat", "1", "--tiles", "z20,z06"]) == 2
     assert "--tiles names 2 tiles; seat 1 took one on each of its 10 turns" in capsys.readouterr().err
     assert main(["draft-deal", str(path), "--seat", "1", "--tiles", TEN_TILES.replace("z17", "z20")]) == 2
-    assert "it breaks zg.deal.drafted" in capsys.readouterr().err
+    assert "it breaks zg.deal.deck" in capsys.readouterr().err
 
 
 def test_a_world_exhibits_draft_gives_no_zoo_deal_yet(tmp_path, capsys):
