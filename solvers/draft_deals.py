@@ -32,13 +32,11 @@ def turns_of(trace, seat: int) -> list[tuple[str, dict]]:
     kinds = g.domains["kind"].atoms
     out = []
     for i, step in enumerate(trace.steps):
-        if step.args.get("p") != seat:
-            continue
-        if step.action not in ACTIONS:
+        if step.action not in ACTIONS or step.args.get("p") != seat:
             continue
         pre, post = trace.states[i], trace.states[i + 1]
         took = {k: post["held"][seat][k] - pre["held"][seat][k] for k in kinds}
-        took["secluded"] = took.get("secluded", 0) + (1 if post["patch"][seat] and not pre["patch"][seat] else 0)
+        took["secluded"] += 1 if post["patch"][seat] and not pre["patch"][seat] else 0  # onto the patch
         took["nobody"] = 0
         out.append((ACTIONS[step.action], took))
     return out
@@ -47,7 +45,7 @@ def turns_of(trace, seat: int) -> list[tuple[str, dict]]:
 def deal_from_draft(zoo_game, trace, seat: int, tiles: list[str], goal: dict, card: str, advanced: bool = False) -> dict:
     """The multiplayer deal (JSON form) of `seat`'s zoo: `tiles` taken on its turns, the actions and
     animals the trace shows, the objectives and layout card given. Judged by the zoo spec's deal
-    rules when it is read (puzzle.read_deal, deal_problems), like any deal file."""
+    rules when it is read (puzzle.deal_from_data, deal_problems), like any deal file."""
     if not zoo_game.switches.get("multiplayer"):
         raise StateError("a deal from a draft is for the zoo spec with its switch multiplayer on")
     turns = turns_of(trace, seat)

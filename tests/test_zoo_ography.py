@@ -558,3 +558,16 @@ def test_layout_first_pins_a_side_and_turns_only_where_a_tile_lies():
         else:
             assert when is None or z3.is_false(z3.simplify(when)), when
     assert 1 < len(tiled) < 16 and pinned == {"side": tiled, "turned": tiled}
+
+
+def test_draft_commands_name_the_file_they_cannot_read(tmp_path, capsys):
+    """A missing file, a file that is not JSON, and a plan given where a draft trace belongs: each
+    refused with the file named and what was expected, never a traceback."""
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    assert main(["draft-deal", str(tmp_path / "none.json"), "--seat", "1", "--tiles", TEN_TILES]) == 2
+    assert "none.json: cannot read it" in capsys.readouterr().err
+    assert main(["draft-deal", str(bad), "--seat", "1", "--tiles", TEN_TILES]) == 2
+    assert "bad.json: not JSON" in capsys.readouterr().err
+    assert main(["draft-deal", str(MULTI / "first-game-tiles.plan.json"), "--seat", "1", "--tiles", TEN_TILES]) == 2
+    assert "is a zoo's plan; expected a trace of zoo-ography-draft" in capsys.readouterr().err

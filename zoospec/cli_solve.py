@@ -159,15 +159,30 @@ def cmd_sweep(args) -> int:
     return 0
 
 
-def _draft_trace(path):
-    """A zoo-ography-draft trace file, with the draft spec under its own readings and switches."""
+def _json_file(path: str, what: str) -> dict:
+    """A JSON object from a file, or an error naming the file and what it should have been."""
     from pathlib import Path
 
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as e:
+        raise StateError(f"{path}: cannot read it ({e.strerror})") from None
+    except ValueError as e:
+        raise StateError(f"{path}: not JSON ({e}); expected {what}") from None
+    if not isinstance(data, dict):
+        raise StateError(f"{path}: expected {what}")
+    return data
+
+
+def _draft_trace(path):
+    """A zoo-ography-draft trace file, with the draft spec under its own readings and switches."""
     from .game import load
     from .solvers import traces
 
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    data = _json_file(path, "a trace of zoo-ography-draft")
     meta = data.get("#meta", {})
+    if meta.get("kind") == "plan":
+        raise StateError(f"{path} is a zoo's plan; expected a trace of zoo-ography-draft (zoospec play --trace)")
     draft = load(meta.get("source", ""), readings=meta.get("readings") or {}, switches=meta.get("switches") or {})
     return traces.load_itf(draft, data)
 
@@ -205,8 +220,6 @@ def cmd_draft_deal(args) -> int:
 def cmd_draft_result(args) -> int:
     """Exit 0 when every zoo is a certified finished record that took what the draft gave its seat
     and no tile is in two zoos (the winner is printed), 1 when something disagrees."""
-    from pathlib import Path
-
     from .catalog import game_path
     from .game import load
     from .solvers import draft_result
@@ -217,7 +230,7 @@ def cmd_draft_result(args) -> int:
         seat, eq, path = item.partition("=")
         if not eq or not seat.strip().isdigit():
             raise StateError(f"--zoo: expected SEAT=PLAN, got {item!r}")
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = _json_file(path, "a zoo's plan (zoospec solve --plan)")
         if data.get("#meta", {}).get("kind") != "plan" or not data["#meta"].get("switches", {}).get("multiplayer"):
             raise StateError(f"--zoo {item}: not a plan of a multiplayer zoo (zoospec solve zoo-ography --with multiplayer --plan)")
         meta = data["#meta"]  # each zoo judged under the readings and switches it was solved with
