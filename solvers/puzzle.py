@@ -29,7 +29,6 @@ from pathlib import Path
 
 import z3
 
-from .. import ir
 from ..backends.z3 import ZCtx
 from ..errors import InternalError, StateError
 from ..state import from_json, to_json
@@ -150,12 +149,9 @@ def deal_json(game, deal: dict) -> dict:
 
 def deal_problems(game, deal: dict) -> list[str]:
     """The deal rules (invariants named `<game>.deal.`) a deal breaks, each with what it says:
-    a deal no setup could produce is refused, not answered 'unreachable'. Only the rules that read
-    the deal are asked: the rest of the state is the spec's start, which need not be this game's
-    (a multiplayer zoo has no deck; the start's is the solo one)."""
+    a deal no setup could produce is refused, not answered 'unreachable'."""
     state = {**(game.start_state() if game.start is not None else {}), **deal}
-    return [f"{rid} ({game.rule(rid).says})" for rid in broken_invariants(game, state, f"{game.id}.deal.")
-            if ir.state_vars_read(game.rule(rid).body, game.defines) & set(deal)]
+    return [f"{rid} ({game.rule(rid).says})" for rid in broken_invariants(game, state, f"{game.id}.deal.")]
 
 
 def _puzzle(game):
