@@ -44,8 +44,9 @@ def _zoo(zoo_game, trace, seat: int, plan: dict) -> tuple[Zoo, dict]:
     json_record = zoo_game.state_to_json(record)
     for u, (act, took) in enumerate(turns, 1):
         mine = (json_record["act"].get(str(u)), {k: n for k, n in json_record["took"].get(str(u), {}).items() if n})
-        if mine != (act, {k: n for k, n in took.items() if n}):
-            z.problems.append(f"turn {u}: the zoo took {mine[0]} {mine[1]}, the draft {act} {({k: n for k, n in took.items() if n})}")
+        theirs = (act, {k: n for k, n in took.items() if n})
+        if mine != theirs:
+            z.problems.append(f"turn {u}: the zoo took {mine[0]} {mine[1]}, the draft {theirs[0]} {theirs[1]}")
     z.rating = puzzle.score_of(zoo_game, record)
     z.animal_rating = py_value(zoo_game, zoo_game.rule("zg.score.animal-rating").body, record)
     return z, record

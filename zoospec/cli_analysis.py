@@ -264,12 +264,17 @@ def cmd_coverage(args) -> int:
     return 1 if rep.uncovered or rep.dangling else 0
 
 
+def game_of(meta: dict):
+    """The game a trace or plan was made with: its spec under the readings and switches it names."""
+    from .game import load
+    return load(meta.get("source", ""), readings=meta.get("readings") or {}, switches=meta.get("switches") or {})
+
+
 @guarded
 def cmd_replay(args) -> int:
     data = json.loads(Path(args.trace).read_text(encoding="utf-8"))
     meta = data.get("#meta", {})
-    from .game import load
-    g = load(meta.get("source", ""), readings=meta.get("readings") or {}, switches=meta.get("switches") or {})
+    g = game_of(meta)
     if meta.get("kind") == "plan":
         return _replay_plan(g, data, args)
     tr = traces.load_itf(g, data)

@@ -5,7 +5,7 @@ import json
 import os
 import sys
 
-from .cli_analysis import _readings, _switches, guarded, load_game
+from .cli_analysis import _readings, _switches, game_of, guarded, load_game
 from .errors import StateError
 
 
@@ -176,15 +176,13 @@ def _json_file(path: str, what: str) -> dict:
 
 def _draft_trace(path):
     """A zoo-ography-draft trace file, with the draft spec under its own readings and switches."""
-    from .game import load
     from .solvers import traces
 
     data = _json_file(path, "a trace of zoo-ography-draft")
     meta = data.get("#meta", {})
     if meta.get("kind") == "plan":
         raise StateError(f"{path} is a zoo's plan; expected a trace of zoo-ography-draft (zoospec play --trace)")
-    draft = load(meta.get("source", ""), readings=meta.get("readings") or {}, switches=meta.get("switches") or {})
-    return traces.load_itf(draft, data)
+    return traces.load_itf(game_of(meta), data)
 
 
 @guarded

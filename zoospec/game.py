@@ -544,16 +544,22 @@ class Loader:
     def switched_range(self, name, d, p):
         """A range domain's bounds: its own, or those `with` gives for a switch that is on (one
         spec, two sizes: Zoo-ography's record has 9 turns solo and 10 in a multiplayer game)."""
+        on = self.switched(d.get("with", {}), p + ("with",),
+                           f"resize domain '{name}'; a spec gives each combination at most one size")
+        return tuple(on if on is not None else d["range"])
+
+    def switched(self, table: dict, where: tuple, clash: str, rule=None):
+        """The value `table` (switch -> value) gives for the switch that is on, or None. An unknown
+        switch is an error, and so are two that are on at once (`clash`: what they both do)."""
         on = []
-        for switch, bounds in d.get("with", {}).items():
+        for switch, value in table.items():
             if switch not in self.g.switches:
-                self.err(p + ("with", switch), f"no switch named '{switch}'{suggest(switch, self.g.switches)}")
+                self.err(where + (switch,), f"no switch named '{switch}'{suggest(switch, self.g.switches)}", rule)
             elif self.g.switches[switch]:
-                on.append((switch, bounds))
+                on.append((switch, value))
         if len(on) > 1:
-            self.err(p + ("with",), f"switches {' and '.join(s for s, _ in on)} both resize domain '{name}'; "
-                     "a spec gives each combination at most one size")
-        return tuple(on[0][1]) if on else tuple(d["range"])
+            self.err(where, f"switches {' and '.join(s for s, _ in on)} both {clash}", rule)
+        return on[0][1] if on else None
 
     def switches(self, raw):
         for name, s in raw.items():

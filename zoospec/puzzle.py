@@ -140,15 +140,8 @@ def load(loader, raw: dict) -> Puzzle | None:
 def _deal(loader, raw: dict, p: tuple) -> list:
     """The deal's variables: `deal`, or those `deal_with` gives for a switch that is on (one player's
     multiplayer zoo is dealt the tiles and animals the draft gave it, not a deck)."""
-    on = []
-    for switch, names in raw.get("deal_with", {}).items():
-        if switch not in loader.g.switches:
-            loader.err(p + ("deal_with", switch), f"no switch named '{switch}'{suggest(switch, loader.g.switches)}", "puzzle")
-        elif loader.g.switches[switch]:
-            on.append((switch, names))
-    if len(on) > 1:
-        loader.err(p + ("deal_with",), f"switches {' and '.join(s for s, _ in on)} both give the deal; at most one may be on", "puzzle")
-    return list(on[0][1]) if on else list(raw["deal"])
+    on = loader.switched(raw.get("deal_with", {}), p + ("deal_with",), "give the deal; at most one may be on", "puzzle")
+    return list(on if on is not None else raw["deal"])
 
 
 def _invariants(loader, ids: list, where: tuple) -> bool:
