@@ -15,13 +15,12 @@ finished condition and the target. Then:
 - unknown: the timeout ran out; nothing is claimed.
 `--best` climbs: any finished record, then one scoring higher than the last certified one, until
 Z3 says no better exists (unsat) or the target is reached.
-`--layout-first` (`_layouts`, ADR 0016) asks the whole record one proposed layout at a time; a
+`--layout-first` (solvers/layout_first.py, ADR 0016) asks the whole record one proposed layout at a time; a
 refuted layout is ruled out of the proposer, widened where the puzzle allows (`pin_only`,
 `generalise`).
 """
 from __future__ import annotations
 
-import heapq
 import json
 import time
 from dataclasses import dataclass, field
@@ -30,10 +29,12 @@ from pathlib import Path
 import z3
 
 from ..backends.z3 import ZCtx
+from ..backends.zvalues import leaves
 from ..errors import InternalError, StateError
 from ..state import from_json, to_json
 from ..suggest import suggest
 from ..types import MapT
+from .layout_first import LayoutSearch
 from .symbolic import Query, broken_invariants, py_value, rule_instances
 
 # Z3's default strategy stalls on these records; simplifying first (constants the deal pins,
@@ -198,7 +199,7 @@ class _Problem:
             m = self.q.sym[n]
             keys = list(m.codes)
             for a, b in zip(keys, keys[1:]):
-                out.append(_lex_le(_leaves(m.entries[a]), _leaves(m.entries[b])))
+                out.append(_lex_le(leaves(m.entries[a]), leaves(m.entries[b])))
         return out
 
     def at_cut(self, rule, args, point):
@@ -249,17 +250,6 @@ class _Problem:
                 return r
 
 
-def _leaves(v):
-    from ..backends.zvalues import ZMap, ZRec, ZSet
-    if isinstance(v, ZRec):
-        return [x for f in v.fields.values() for x in _leaves(f)]
-    if isinstance(v, ZMap):
-        return [x for e in v.entries.values() for x in _leaves(e)]
-    if isinstance(v, ZSet):
-        return [z3.If(b, 1, 0) for b in v.bits.values()]
-    return [z3.If(v, 1, 0) if z3.is_bool(v) else v]
-
-
 def _lex_le(xs, ys):
     out = z3.BoolVal(True)
     for x, y in reversed(list(zip(xs, ys))):
@@ -297,10 +287,10 @@ def solve(game, deal: dict, target: int | None = None, best: bool = False, timeo
           progress=None, given: dict | None = None, layout_first: bool = False) -> Verdict:
     """`given`: record variables fixed in advance (read_given); every verdict is then about
     records with those values — 'unreachable' says no such record reaches the target.
-    `layout_first`: the whole-record question is asked layout by layout (`_layouts`, ADR 0016)."""
+    `layout_first`: the whole-record question is asked layout by layout (solvers/layout_first.py, ADR 0016)."""
     pz = _puzzle(game)
     if layout_first:
-        can_ask_layout_first(game, best)
+        can_ask_layout_first(game)
     target = pz.target if target is None else target
     start = time.monotonic()
     deadline = start + timeout
@@ -311,16 +301,14 @@ def solve(game, deal: dict, target: int | None = None, best: bool = False, timeo
     if time.monotonic() >= deadline:
         return Verdict("unknown", target, reason="the timeout ran out while compiling", seconds=time.monotonic() - start,
                        given=given_names(given))
-    v = _climb(game, prob, target, deadline, say) if best else _reach(game, prob, target, deadline, say, layout_first)
+    v = (_climb(game, prob, target, deadline, say, layout_first) if best
+         else _reach(game, prob, target, deadline, say, layout_first))
     v.seconds, v.given = time.monotonic() - start, given_names(given)
     return v
 
 
-def can_ask_layout_first(game, best: bool = False):
-    """StateError unless --layout-first can be asked: the puzzle names its layout, and the
-    question is the target (the layouts answer one target, not the climb of --best)."""
-    if best:
-        raise StateError("--layout-first needs the puzzle's layout_first section and answers the target, not --best")
+def can_ask_layout_first(game):
+    """StateError unless --layout-first can be asked: the puzzle names its layout."""
     if not _puzzle(game).layout_vars:
         raise StateError(f"{game.id}'s puzzle has no layout_first section")
 
@@ -347,159 +335,17 @@ def _reach(game, prob, target, deadline, say, layout_first: bool = False) -> Ver
             return Verdict("unreachable", target, core=core, reason=why or (
                 f"UNSAT with only {', '.join(prob.bound)} of the game's rules, so with all of them too"))
         say("the bound allows the target; asking with every rule")
-    if layout_first:
-        return _layouts(game, prob, target, deadline, say)
-    s = prob.solver(deadline)
-    r = prob.check(s, deadline, prob.score >= target)
+    ask, layouts = _asker(game, prob, deadline, say, layout_first)
+    r, s, why = ask(target)
     if r == z3.sat:
         record, score = _found(game, prob, s)
         say(f"found a record scoring {score} ({prob.rounds} refinement round(s)); certified by the Python back end, every cut included")
-        return Verdict("reachable", target, score, record)
-    if r == z3.unknown:
-        return Verdict("unknown", target, reason=s.reason_unknown())
+        return Verdict("reachable", target, score, record, layouts=layouts())
+    if r == z3.unknown or layout_first:  # layout by layout, an unreachable answer comes without a core
+        return Verdict("unreachable" if r == z3.unsat else "unknown", target, layouts=layouts(), reason=why)
     say("unsat: no finished record reaches the target; naming the goals that cannot all be met")
     core, why = _core(prob, deadline, say)
     return Verdict("unreachable", target, core=core, reason=why)
-
-
-# How long a layout is asked (ADR 0016): a new one FIRST_BUDGET seconds; one without an answer is
-# set aside and asked again later with GROWTH times its last budget. The time a pinned layout takes
-# is heavy-tailed — the same question asked again later has come back UNSAT in 2.8 s after 20 s
-# without an answer — so short first asks and growing re-asks waste less than one long ask.
-FIRST_BUDGET = 20.0
-GROWTH = 3.0
-# How long each widening of a refutation is asked (`_widen`): as long as the refutation took, at
-# least WIDEN_MIN and at most WIDEN_MAX seconds. Quick refutations widen quickly; on first-game a
-# refutation that took 34 s spent twice as long again on two widenings that ran out of time.
-WIDEN_MIN, WIDEN_MAX = 1.0, 5.0
-
-
-def _layouts(game, prob, target, deadline, say) -> Verdict:
-    """The whole-record question asked one layout at a time (ADR 0016). A proposer keeping only
-    the puzzle's layout rules and the target offers values for its layout variables; the whole
-    record is asked with them fixed: sat is a certified record; UNSAT rules that layout out of the
-    proposer (sound: no record with it reaches the target), widened where it can be (`_widen`);
-    no answer in its budget sets it aside. Set-aside layouts are asked again, the least-asked
-    first, with growing budgets, taking turns with new proposals so that neither has had more
-    time than the other. When the proposer has nothing left and every layout set aside is
-    refuted, the target is unreachable; if time runs out first, the answer is unknown."""
-    groups = _pin_groups(game, prob)  # before the proposer: their side facts join it
-    proposer = prob.solver(deadline, rules=False)
-    proposer.add([prob._rule(rid) for rid in prob.pz.layout_rules] + [prob.score >= target])
-    aside = []  # heap of (re-asks so far, layout number, pins): the least-asked first
-    refuted, asked, exhausted = 0, 0, False
-    spent = {"new": 0.0, "again": 0.0}
-
-    def ask(pins, budget):
-        s = prob.solver(deadline)
-        s.add([p for _, p in pins])
-        start = time.monotonic()
-        r = prob.check(s, min(deadline, start + budget), prob.score >= target)
-        return s, r, time.monotonic() - start
-
-    def unknown(why):
-        return Verdict("unknown", target, layouts=asked, reason=f"{why}: {refuted} layouts refuted, {len(aside)} unanswered")
-
-    while not exhausted or aside:
-        if time.monotonic() >= deadline:
-            return unknown("the timeout ran out")
-        if aside and (exhausted or spent["again"] < spent["new"]):
-            times, n, pins = heapq.heappop(aside)
-            times += 1
-            bucket, verb = "again", "asked again"
-        else:
-            start = time.monotonic()
-            r = prob.check(proposer, deadline, refine=False)
-            proposing = time.monotonic() - start
-            spent["new"] += proposing
-            if r == z3.unsat:
-                exhausted = True
-                continue
-            if r == z3.unknown:
-                return unknown("the proposer ran out of time")
-            m = proposer.model()
-            pins = [(name, x == m.eval(x, model_completion=True)) for name, when, xs in groups
-                    if when is None or z3.is_true(m.eval(when, model_completion=True)) for x in xs]
-            proposer.add(_not_all(pins))
-            asked += 1
-            times, n, bucket, verb = 0, asked, "new", f"proposed in {proposing:.1f}s"
-        t0 = time.monotonic()
-        s, r, took = ask(pins, FIRST_BUDGET * GROWTH ** times)
-        wider = []
-        if r == z3.unsat:
-            refuted += 1
-            s, r, wider = _widen(prob, pins, lambda trial: ask(trial, min(WIDEN_MAX, max(WIDEN_MIN, took))))
-        spent[bucket] += time.monotonic() - t0
-        if r == z3.sat:
-            return _layout_found(game, prob, s, target, refuted, say, asked)
-        if r == z3.unsat:
-            if wider:
-                proposer.add(_not_all([(name, p) for name, p in pins if name not in wider]))
-        else:
-            heapq.heappush(aside, (times, n, pins))
-        said = "refuted (UNSAT)" if r == z3.unsat else "no answer yet, set aside"
-        widened = (f"; widened in {time.monotonic() - t0 - took:.1f}s to every layout differing only in {', '.join(wider)}"
-                   if wider else "")
-        say(f"layout {n} {verb}: {said} in {took:.1f}s{widened}")
-    return Verdict("unreachable", target, layouts=asked, reason=(
-        f"every layout the layout rules allow with the target is refuted by UNSAT ({refuted}); "
-        "the core is not sought (it would ask the whole record again)"))
-
-
-def _not_all(pins):
-    """Z3: not every one of these pins holds (what rules a refuted layout out of the proposer)."""
-    return z3.Or([z3.Not(p) for _, p in pins])
-
-
-def _widen(prob, pins, ask) -> tuple:
-    """A refuted layout widened: the pins of the puzzle's `generalise` variables dropped in turn,
-    each kept dropped while the whole record stays UNSAT without them. Each is asked briefly
-    (WIDEN_MIN..WIDEN_MAX): a widening saves a proposal or two, so a slow one is not worth its
-    price. Returns the last answer with its solver — sat is a record reaching the target whose
-    layout differs from the refuted one only in what was dropped — and the variables dropped."""
-    s, r, dropped = None, z3.unsat, []
-    for name in prob.pz.layout_generalise:
-        kept = [(n, p) for n, p in pins if n not in dropped]
-        trial = [(n, p) for n, p in kept if n != name]
-        if len(trial) == len(kept):
-            continue  # none of it is pinned
-        s2, r2, _ = ask(trial)
-        if r2 == z3.sat:
-            return s2, r2, dropped
-        if r2 == z3.unsat:
-            dropped.append(name)
-    return s, r, dropped
-
-
-def _pin_groups(game, prob) -> list[tuple]:
-    """The layout's leaves in groups pinned together, each with its variable's name and the Z3
-    condition under which it is pinned (None: always). A map in the puzzle's `pin_only` has a
-    group per key, pinned only where its `where` holds in the proposal; elsewhere the entry is
-    left free in the whole-record question, so a refutation rules out every layout that differs
-    from it only there (sound: it was asked with those entries free)."""
-    pz, out = prob.pz, []
-    for n in pz.layout_vars:
-        v = prob.q.sym[n]
-        if n not in pz.layout_pin_only:
-            out.append((n, None, _free_leaves(v)))
-            continue
-        params, where = pz.layout_pin_only[n]
-        keys = game.domains[game.state_types[n].key]
-        for k in v.codes:
-            at = game._zargs(params, {params[0][0]: keys.atom(k)})
-            out.append((n, prob.q.holds(where, 0, at), _free_leaves(v.entries[k])))
-    return out
-
-
-def _free_leaves(v) -> list:
-    """The leaves of a symbolic value that are not constants (the deal fixes some)."""
-    return [x for x in _leaves(v) if z3.is_expr(x) and not (z3.is_int_value(x) or z3.is_true(x) or z3.is_false(x))]
-
-
-def _layout_found(game, prob, s, target, refuted, say, asked) -> Verdict:
-    record, score = _found(game, prob, s)
-    say(f"found a record scoring {score} after {refuted} layouts refuted; certified by the Python back end, every cut included")
-    return Verdict("reachable", target, score, record, layouts=asked)
 
 
 def ask_bound(prob, target, deadline):
@@ -582,30 +428,51 @@ def _ceiling(prob, target, deadline, say) -> int | None:
     return below
 
 
-def _climb(game, prob, target, deadline, say) -> Verdict:
+def _climb(game, prob, target, deadline, say, layout_first: bool = False) -> Verdict:
+    """--best: any finished record, then one scoring more than the last certified one, until UNSAT,
+    the target, or the bound's ceiling. Layout first, one search serves every score: a layout
+    refuted for a score is refuted for every higher one."""
     ceiling = _ceiling(prob, target, deadline, say)
-    s = prob.solver(deadline)
+    ask, layouts = _asker(game, prob, deadline, say, layout_first)
     best_record, best_score, floor = None, None, None
     while True:
         if floor is not None and ceiling is not None and floor >= ceiling:
-            return Verdict("unreachable", target, best_score, best_record, best=True, proved_below=ceiling,
+            return Verdict("unreachable", target, best_score, best_record, best=True, proved_below=ceiling, layouts=layouts(),
                            reason=f"UNSAT for {ceiling} or more with only {', '.join(prob.bound)} of the game's rules")
-        want = floor if floor is not None else None
-        r = prob.check(s, deadline, *([prob.score >= want] if want is not None else []))
+        r, s, why = ask(floor)
         if r == z3.sat:
             best_record, best_score = _found(game, prob, s)
             say(f"certified a record scoring {best_score}")
             if best_score >= target:
-                return Verdict("reachable", target, best_score, best_record, best=True)
+                return Verdict("reachable", target, best_score, best_record, best=True, layouts=layouts())
             floor = best_score + 1
             continue
         if r == z3.unknown:
             # what the bound proved stands even when the climb runs out of time
-            return Verdict("unknown", target, best_score, best_record, best=True, proved_below=ceiling,
-                           reason=s.reason_unknown())
+            return Verdict("unknown", target, best_score, best_record, best=True, proved_below=ceiling, layouts=layouts(),
+                           reason=why)
         if best_record is None:
-            return Verdict("unreachable", target, best=True, reason="no finished record at all")
-        return Verdict("unreachable", target, best_score, best_record, best=True, proved_below=floor)
+            return Verdict("unreachable", target, best=True, layouts=layouts(), reason="no finished record at all")
+        return Verdict("unreachable", target, best_score, best_record, best=True, proved_below=floor, layouts=layouts(),
+                       reason=why)
+
+
+def _asker(game, prob, deadline, say, layout_first):
+    """ask(want) -> (answer, solver, why) for records scoring want or more (None: any finished
+    record), asked as one question or layout by layout; and how many layouts were proposed."""
+    if layout_first:
+        search = LayoutSearch(game, prob, deadline, say)
+
+        def ask(want):
+            r, s = search.at(want)
+            return (r, s, "") if r == z3.sat else (r, None, s)
+        return ask, lambda: search.asked
+    s = prob.solver(deadline)
+
+    def ask(want):
+        r = prob.check(s, deadline, *([prob.score >= want] if want is not None else []))
+        return r, s, "" if r != z3.unknown else s.reason_unknown()
+    return ask, lambda: None
 
 
 def plan_text(game, record: dict) -> list[str]:

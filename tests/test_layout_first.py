@@ -1,4 +1,4 @@
-"""The layout-first loop's refutations (solvers/puzzle.py `_layouts`, ADR 0016) on a puzzle small
+"""The layout-first loop's refutations (solvers/layout_first.py, ADR 0016) on a puzzle small
 enough to count: tests/specs/layouts.yaml, two slots each holding a piece worth 0–3 turned 0–3
 times, a total of 3 wanted, and a rule the proposer does not keep that refutes every layout
 unless the deal has the escape. The counts are the layouts each setting must propose before the
@@ -42,3 +42,43 @@ def test_a_widened_question_that_is_sat_is_the_answer():
     laid = [k for k, x in v.record["at"].items() if x > 0]
     assert sum(v.record["at"].values()) >= 3 and all(v.record["turned"][k] == 3 for k in laid)
     assert puzzle.certify(g, v.record) == []
+
+
+@pytest.mark.parametrize("escape, target, best, proved_below", [(False, 3, 2, 3), (True, 6, 6, None)])
+def test_best_climbs_layout_by_layout_keeping_its_refutations(escape, target, best, proved_below):
+    """--best --layout-first climbs with one search. Without the escape no total above 2 is
+    possible: the best is 2, and 3 is out of reach only after every layout was refuted by UNSAT.
+    With it every total up to 6 is. What one score refuted stays refuted for the next, and a
+    layout is proposed once: at most one proposal for each of the 16 pairs of piece values
+    (widening drops the turns), where starting each score afresh proposes the low ones again."""
+    g = _game(True, True)
+    v = puzzle.solve(g, {"escape": escape}, target=target, best=True, layout_first=True, timeout=300)
+    assert (v.status, v.score, v.proved_below) == ("reachable" if proved_below is None else "unreachable", best, proved_below)
+    assert puzzle.certify(g, v.record) == [] and puzzle.score_of(g, v.record) == best
+    assert v.layouts <= 16
+
+
+def test_a_search_keeps_its_refutations_and_asks_a_completed_layout_first():
+    """One LayoutSearch across scores. Without the escape every layout totalling 3 or more is
+    refuted when 3 is asked; 4 is then out of reach without a single new proposal. With it, a
+    layout completed for one score is the first asked for the next (its own pins were ruled out
+    of the proposer when it was proposed, so this is the only way it is asked again)."""
+    import time
+
+    import z3
+
+    from zoospec.solvers.layout_first import LayoutSearch
+
+    g = _game(True, True)
+    prob = puzzle._Problem(g, {"escape": False})
+    search = LayoutSearch(g, prob, time.monotonic() + 300, lambda msg: None)
+    assert search.at(3)[0] == z3.unsat and search.asked == 10  # one per pair of values, as above
+    assert search.at(4)[0] == z3.unsat and search.asked == 10
+    prob = puzzle._Problem(g, {"escape": True})
+    said = []
+    search = LayoutSearch(g, prob, time.monotonic() + 300, said.append)
+    r, s = search.at(None)
+    first = puzzle.score_of(g, prob.q.sym.decode(s.model()))
+    said.clear()
+    search.at(first + 1)
+    assert said[0].startswith("layout 1 completed for a lower score, asked for more")

@@ -9,7 +9,7 @@ from conftest import game, run_zoospec
 from test_cases import FILES
 from zoospec.agreement import Compiled, Item, forward
 from zoospec.cli import main
-from zoospec.solvers import puzzle
+from zoospec.solvers import layout_first, puzzle
 from zoospec.solvers.symbolic import py_value, rule_instances
 from zoospec.state import merged
 from zoospec.yamlload import load_file
@@ -300,7 +300,7 @@ def test_sweep_streams_results_and_resumes_with_local_workers(tmp_path):
     assert out.read_text().splitlines() == lines
 
 
-def test_sweep_asks_layout_first_in_its_workers(tmp_path, capsys):
+def test_sweep_asks_layout_first_in_its_workers(tmp_path):
     """--layout-first reaches the workers: deal 2 at a low target (-10) is answered by a proposed
     layout, completed and certified; the line says how many layouts were asked. (The worker is
     spawned, so its path is the one measured alone; deal 2's refutations take under a second
@@ -312,8 +312,6 @@ def test_sweep_asks_layout_first_in_its_workers(tmp_path, capsys):
     s = sweep.run(SPEC, [2], out, workers=1, timeout=600, target=-10, layout_first=True)
     (line,) = [json.loads(x) for x in out.read_text().splitlines()]
     assert s["reachable"] == 1 and line["status"] == "reachable" and line["layouts"] >= 1, line["reason"]
-    assert main(["sweep", "zoo-ography", "--deals", "1", "--out", str(out), "--layout-first", "--best"]) == 2
-    assert "not --best" in capsys.readouterr().err
 
 
 def test_sweep_deals_and_solves_under_a_switch(tmp_path):
@@ -461,8 +459,8 @@ def test_layout_first_asks_a_layout_set_aside_again_and_certifies_it(monkeypatch
     """--layout-first with the shipped layout given: the proposer's one layout gets a millisecond
     at first, so it is set aside; with nothing else to propose it is asked again with ten times
     the budget each time until it is completed to a certified perfect zoo."""
-    monkeypatch.setattr(puzzle, "FIRST_BUDGET", 0.001)
-    monkeypatch.setattr(puzzle, "GROWTH", 10.0)
+    monkeypatch.setattr(layout_first, "FIRST_BUDGET", 0.001)
+    monkeypatch.setattr(layout_first, "GROWTH", 10.0)
     assert main(["solve", "zoo-ography", "--deal", FIRST, "--given", f"{PLAN}:at,side,turned", "--layout-first", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["status"] == "reachable" and out["score"] == 20 and out["layouts"] == 1
@@ -471,8 +469,8 @@ def test_layout_first_asks_a_layout_set_aside_again_and_certifies_it(monkeypatch
 def test_layout_first_says_unknown_while_a_layout_is_unanswered(monkeypatch, capsys):
     """A layout that never gets the time to be answered (a millisecond, never growing) is not
     refuted: when the timeout runs out the verdict is unknown, never unreachable."""
-    monkeypatch.setattr(puzzle, "FIRST_BUDGET", 0.001)
-    monkeypatch.setattr(puzzle, "GROWTH", 1.0)
+    monkeypatch.setattr(layout_first, "FIRST_BUDGET", 0.001)
+    monkeypatch.setattr(layout_first, "GROWTH", 1.0)
     assert main(["solve", "zoo-ography", "--deal", FIRST, "--given", f"{PLAN}:at,side,turned", "--layout-first",
                  "--timeout", "25", "--json"]) == 3
     out = json.loads(capsys.readouterr().out)
@@ -481,14 +479,16 @@ def test_layout_first_says_unknown_while_a_layout_is_unanswered(monkeypatch, cap
 
 def test_layout_first_refutes_every_layout_of_a_broken_given_one(tmp_path, capsys):
     """The broken layout above (z14 turned against z10) under --layout-first: the proposer, which
-    keeps the tile rules, has no layout to offer, so the target is unreachable by UNSAT alone."""
+    keeps the tile rules, has no layout to offer, so the target is unreachable by UNSAT alone. With
+    --best too, the climb's first question (any finished record) has no layout either."""
     path = _z14_turned_wrong(tmp_path)
     assert main(["solve", "zoo-ography", "--deal", FIRST, "--given", str(path), "--layout-first", "--json"]) == 1
     out = json.loads(capsys.readouterr().out)
     assert out["status"] == "unreachable" and "every layout the layout rules allow" in out["reason"]
     assert out["layouts"] == 0
-    assert main(["solve", "zoo-ography", "--deal", FIRST, "--layout-first", "--best"]) == 2
-    assert "not --best" in capsys.readouterr().err
+    assert main(["solve", "zoo-ography", "--deal", FIRST, "--given", str(path), "--layout-first", "--best", "--json"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["status"] == "unreachable" and out["best"] and out["score"] is None and out["reason"] == "no finished record at all"
 
 
 def test_given_refuses_deal_variables_and_unknown_ones(tmp_path, capsys):
@@ -552,7 +552,7 @@ def test_layout_first_pins_a_side_and_turns_only_where_a_tile_lies():
     prob = puzzle._Problem(g, puzzle.read_deal(g, FIRST), puzzle.read_given(g, f"{PLAN}:at"))
     tiled = {c for c, p in json.loads(PLAN.read_text())["record"]["at"].items() if p != "no_tile"}
     pinned = {}
-    for name, when, leaves in puzzle._pin_groups(g, prob):
+    for name, when, leaves in layout_first.pin_groups(g, prob):
         if when is not None and z3.is_true(z3.simplify(when)):
             pinned.setdefault(name, set()).update(str(x).split("[")[1].rstrip("]") for x in leaves)
         else:

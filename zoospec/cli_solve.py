@@ -142,7 +142,7 @@ def cmd_sweep(args) -> int:
     if args.workers < 1:
         raise StateError("--workers must be at least 1")
     if args.layout_first:  # refused here, once, not by every worker
-        puzzle.can_ask_layout_first(g, args.best)
+        puzzle.can_ask_layout_first(g)
     summary = sweep.run(str(game_path(args.game)), seeds, args.out, workers=args.workers, scheduler=args.scheduler,
                         timeout=args.timeout, target=args.target, best=args.best, advanced=args.advanced, layout_first=args.layout_first,
                         readings=_readings(args.reading), switches=_switches(args.switches), progress=None if args.json else sweep.progress_bar)

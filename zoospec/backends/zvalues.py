@@ -56,6 +56,18 @@ class Choice:
     options: list[tuple[z3.BoolRef, object]]
 
 
+def leaves(v) -> list:
+    """The Z3 terms a symbolic value is made of, in a fixed order (Booleans as 0/1): what the
+    solvers compare values by and pin a value with."""
+    if isinstance(v, ZRec):
+        return [x for f in v.fields.values() for x in leaves(f)]
+    if isinstance(v, ZMap):
+        return [x for e in v.entries.values() for x in leaves(e)]
+    if isinstance(v, ZSet):
+        return [z3.If(b, 1, 0) for b in v.bits.values()]
+    return [z3.If(v, 1, 0) if z3.is_bool(v) else v]
+
+
 def is_term(v) -> bool:
     return isinstance(v, z3.ExprRef)
 
