@@ -3,9 +3,9 @@
 The draft spec (`zgd`) plays the draft and names the winner from each zoo's rating, which it takes
 as an input; the solo record under `multiplayer` builds one zoo. Here they meet: each seat's plan
 (a record `zoospec solve --with multiplayer` saved) must be a certified, finished zoo whose turns
-took what the trace says the seat took (draft_deals.turns_of), no tile may be in two zoos (the
-draft hands each tile to one player), and the zoos' ratings, set into the draft's last state, let
-the draft's own end rule name the winner. Every value comes from the two specs' rules, evaluated by
+took what the trace says the seat took (draft_deals.turns_of: actions, animals, tracks), no tile
+may be in two zoos (the draft hands each tile to one player), and the zoos' ratings, set into the
+draft's last state, let the draft's own end rule name the winner. Every value comes from the two specs' rules, evaluated by
 the Python back end; nothing about scoring or winning is restated here.
 """
 from __future__ import annotations
@@ -42,11 +42,15 @@ def _zoo(zoo_game, trace, seat: int, plan: dict) -> tuple[Zoo, dict]:
     z.problems += puzzle.certify(zoo_game, record)  # every rule at every cut, and finished
     turns = draft_deals.turns_of(trace, seat)
     json_record = zoo_game.state_to_json(record)
-    for u, (act, took) in enumerate(turns, 1):
+    for u, (act, took, _) in enumerate(turns, 1):
         mine = (json_record["act"].get(str(u)), {k: n for k, n in json_record["took"].get(str(u), {}).items() if n})
         theirs = (act, {k: n for k, n in took.items() if n})
         if mine != theirs:
             z.problems.append(f"turn {u}: the zoo took {mine[0]} {mine[1]}, the draft {theirs[0]} {theirs[1]}")
+    mine = sorted(u for u in record["rail_got"].values() if u)
+    theirs = sorted(u for u in draft_deals.rails_of(turns, list(record["rail_got"])).values() if u)
+    if mine != theirs:
+        z.problems.append(f"monorail tracks: the zoo's came on turns {mine or 'none'}, the draft's on {theirs or 'none'}")
     z.rating = puzzle.score_of(zoo_game, record)
     z.animal_rating = py_value(zoo_game, zoo_game.rule("zg.score.animal-rating").body, record)
     return z, record

@@ -213,6 +213,53 @@ def test_a_played_draft_gives_each_seat_its_zoo_deal(tmp_path, capsys):
     assert "it breaks zg.deal.deck" in capsys.readouterr().err
 
 
+def test_a_connections_draft_gives_each_seat_its_tracks(tmp_path, capsys):
+    """With Connections, a take whose tile was paired brings its track (the take move's `m`): the
+    deal numbers the seat's tracks 2, 3, ... in the order its turns brought them (`rail_got`), and
+    the zoo spec under multiplayer and connections accepts it. The monorail layout is the caller's
+    (the draft does not reveal one), so a Connections draft needs --mono and another refuses it."""
+    trace, path = _played_draft(tmp_path, seed=3, connections=True)
+    zoo = game(SPEC).with_readings({}, {"multiplayer": True, "connections": True})
+    for seat in (1, 2):
+        out = tmp_path / f"seat{seat}.json"
+        assert main(["draft-deal", str(path), "--seat", str(seat), "--tiles", TEN_TILES, "--advanced", "--mono", "ml2",
+                     "--objectives", "bronze=express", "--out", str(out)]) == 0
+        deal = json.loads(out.read_text())
+        takes = [st for st in trace.steps if st.action.startswith("zgd.take-") and st.args["p"] == seat]
+        railed = [u for u, st in enumerate(takes, 1) if st.args["m"]]
+        assert railed  # the seed's draft pairs some of this seat's tiles, so the comparison is not empty
+        assert [deal["rail_got"][str(m)] for m in range(1, 12)] == [0] + railed + [0] * (10 - len(railed))
+        assert deal["with"] == ["multiplayer", "connections"] and deal["mono"] == "ml2"
+        assert puzzle.deal_problems(zoo, puzzle.read_deal(zoo, out)) == []
+    capsys.readouterr()
+    assert main(["draft-deal", str(path), "--seat", "1", "--tiles", TEN_TILES]) == 2
+    assert "needs --mono" in capsys.readouterr().err
+    _, plain = _played_draft(tmp_path)
+    assert main(["draft-deal", str(plain), "--seat", "1", "--tiles", TEN_TILES, "--mono", "ml2"]) == 2
+    assert "--mono is for a Connections draft" in capsys.readouterr().err
+
+
+def test_a_multiplayer_connections_zoo_is_found_and_certified(tmp_path, capsys):
+    """The multiplayer first-game-tiles draft played with Connections (advanced, a monorail
+    objective, layout ml1; tracks brought by turns 2, 5 and 8): with its shipped zoo's layout given,
+    a finished zoo is found and certified — the monorail rules compile and hold under both
+    switches — and every track it built was the player's by then (rail_got)."""
+    import yaml
+    deal = yaml.safe_load((MULTI / "first-game-tiles.yaml").read_text())
+    deal = {k: v for k, v in deal.items() if k not in ("says", "expect")}
+    deal.update({"with": ["multiplayer", "connections"], "advanced": True, "mono": "ml1",
+                 "rail_got": {str(m): {2: 2, 3: 5, 4: 8}.get(m, 0) for m in range(1, 12)}})
+    deal["goal"]["bronze"] = "express"
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(deal))
+    assert main(["solve", "zoo-ography", "--with", "multiplayer,connections", "--deal", str(path), "--given",
+                 f"{MULTI / 'first-game-tiles.plan.json'}:at,side,turned", "--target", "-40", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["status"] == "reachable" and out["record"]["rail_got"] == deal["rail_got"]
+    built = {int(m): t["when"] for m, t in out["record"]["track"].items() if t["made"]}
+    assert built and all(when >= {2: 2, 3: 5, 4: 8}.get(m, 0) for m, when in built.items()) and set(built) <= {1, 2, 3, 4}
+
+
 def test_a_world_exhibits_draft_gives_no_zoo_deal_yet(tmp_path, capsys):
     """Sponsors and regions are not in the zoo record: such a draft is refused, with the reason."""
     _, path = _played_draft(tmp_path, players=3, seed=4, world_exhibits=True)
@@ -244,7 +291,8 @@ def test_a_draft_and_its_zoos_name_the_winner_when_they_agree(tmp_path, capsys):
     `solve --with multiplayer --target -40` found for the seats' draft-deal deals, tiles z01-z10 and
     z11-z20, rated -3 and -10) agree — certified, finished, the turns the draft gave — so the
     ratings go into the draft's last state and its own end rule names the winner. Both zoos took
-    ten renovations, so either fits either seat: swapped, the winner swaps."""
+    ten renovations, so either fits either seat: swapped, the winner swaps. A zoo with a monorail
+    track the draft never gave its seat disagrees with it."""
     path = _renovation_draft(tmp_path)
     zoos = ROOT / "tests" / "specs" / "draft-zoos"
     one, two = f"{zoos / 'seat1.plan.json'}", f"{zoos / 'seat2.plan.json'}"
@@ -260,6 +308,13 @@ def test_a_draft_and_its_zoos_name_the_winner_when_they_agree(tmp_path, capsys):
     assert not out["ok"] and out["winner"] is None and out["zoos"][0]["problems"] == []
     assert "turn 4: the zoo took secluded_coin {'secluded': 1}, the draft renovation {}" in out["zoos"][1]["problems"]
     assert "z01 is in the zoos of seats 1 and 2: the draft hands a tile to one player" in out["problems"]
+    # seat 1's zoo claiming a track from turn 3: the draft (without Connections) gave none
+    railed = json.loads(Path(one).read_text())
+    railed["record"]["rail_got"]["2"] = 3
+    (tmp_path / "railed.json").write_text(json.dumps(railed))
+    assert main(["draft-result", str(path), "--zoo", f"1={tmp_path / 'railed.json'}", "--zoo", f"2={two}", "--json"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert "monorail tracks: the zoo's came on turns [3], the draft's on none" in out["zoos"][0]["problems"]
     assert main(["draft-result", str(path), "--zoo", f"1={one}"]) == 2
     assert "give one zoo each" in capsys.readouterr().err
 

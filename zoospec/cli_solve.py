@@ -56,6 +56,7 @@ def add_parser(sub):
     d.add_argument("--objectives", action="append", metavar="SLOT=NAME,...", help="the objectives on the board (default: the spec's start)")
     d.add_argument("--card", help="the player's layout card (default: the spec's start)")
     d.add_argument("--advanced", action="store_true", help="the advanced game")
+    d.add_argument("--mono", help="a Connections draft: the monorail layout revealed at setup (e.g. ml1)")
     d.add_argument("--out", metavar="FILE", help="write the deal here (JSON, which `solve --deal` reads); default: print it")
     d.set_defaults(fn=cmd_draft_deal)
     r = sub.add_parser("draft-result", help="a played multiplayer draft and one zoo plan per seat, checked against each other; the winner")
@@ -194,23 +195,29 @@ def cmd_draft_deal(args) -> int:
     from .solvers import draft_deals, puzzle
 
     trace = _draft_trace(args.trace)
-    zoo = load_game("zoo-ography", None, ["multiplayer"])
+    rails = bool(trace.game.switches.get("connections"))
+    if rails != bool(args.mono):
+        raise StateError("a Connections draft's zoo needs --mono (the monorail layout revealed at setup)" if rails
+                         else "--mono is for a Connections draft; this one is played without it")
+    zoo = load_game("zoo-ography", None, ["multiplayer"] + (["connections"] if rails else []))
     start = zoo.state_to_json(zoo.start_state())
     tiles = [t.strip() for t in args.tiles.split(",") if t.strip()]
-    raw = draft_deals.deal_from_draft(zoo, trace, args.seat, tiles, start["goal"], args.card or start["card"], args.advanced)
+    raw = draft_deals.deal_from_draft(zoo, trace, args.seat, tiles, start["goal"], args.card or start["card"], args.advanced,
+                                      args.mono or "no_monorail")
     deal = puzzle.deal_from_data(zoo, raw, args.trace)
     if args.objectives:
         deal = puzzle.with_objectives(zoo, deal, args.objectives)
     broken = puzzle.deal_problems(zoo, deal)
     if broken:
         raise StateError("the draft and the tiles make no deal: it breaks " + "; ".join(broken))
-    text = json.dumps({"with": ["multiplayer"], **puzzle.deal_json(zoo, deal)}, indent=1) + "\n"
+    switched = ["multiplayer"] + (["connections"] if rails else [])
+    text = json.dumps({"with": switched, **puzzle.deal_json(zoo, deal)}, indent=1) + "\n"
     if not args.out:
         print(text, end="")
         return 0
     Path(args.out).write_text(text, encoding="utf-8")
     print(f"{args.out}: seat {args.seat}'s zoo deal, {len(tiles)} turns; solve it with "
-          f"zoospec solve zoo-ography --with multiplayer --deal {args.out}")
+          f"zoospec solve zoo-ography --with {','.join(switched)} --deal {args.out}")
     return 0
 
 
