@@ -5,8 +5,8 @@ as an input; the solo record under `multiplayer` builds one zoo. Here they meet:
 (a record `zoospec solve --with multiplayer` saved) must be a certified, finished zoo whose turns
 took what the trace says the seat took (draft_deals.turns_of: actions, animals, tracks), no tile
 may be in two zoos (the draft hands each tile to one player), and the zoos' ratings, set into the
-draft's last state, let the draft's own end rule name the winner. Every value comes from the two specs' rules, evaluated by
-the Python back end; nothing about scoring or winning is restated here.
+draft's last state, let the draft's own end rule name the winner. Every value comes from the two
+specs' rules, evaluated by the Python back end; nothing about scoring or winning is restated here.
 """
 from __future__ import annotations
 

@@ -15,9 +15,8 @@ finished condition and the target. Then:
 - unknown: the timeout ran out; nothing is claimed.
 `--best` climbs: any finished record, then one scoring higher than the last certified one, until
 Z3 says no better exists (unsat) or the target is reached.
-`--layout-first` (solvers/layout_first.py, ADR 0016) asks the whole record one proposed layout at a time; a
-refuted layout is ruled out of the proposer, widened where the puzzle allows (`pin_only`,
-`generalise`).
+`--layout-first` (solvers/layout_first.py, ADR 0016) asks the whole record one proposed layout
+at a time, for the target or for each step of the climb.
 """
 from __future__ import annotations
 
@@ -287,7 +286,8 @@ def solve(game, deal: dict, target: int | None = None, best: bool = False, timeo
           progress=None, given: dict | None = None, layout_first: bool = False) -> Verdict:
     """`given`: record variables fixed in advance (read_given); every verdict is then about
     records with those values — 'unreachable' says no such record reaches the target.
-    `layout_first`: the whole-record question is asked layout by layout (solvers/layout_first.py, ADR 0016)."""
+    `layout_first`: the whole-record question is asked layout by layout (solvers/layout_first.py,
+    ADR 0016)."""
     pz = _puzzle(game)
     if layout_first:
         can_ask_layout_first(game)
