@@ -43,13 +43,6 @@ def turns_of(trace, seat: int) -> list[tuple[str, dict, bool]]:
     return out
 
 
-def rails_of(turns, pieces: list[int]) -> dict[int, int]:
-    """The record's `rail_got` for these turns: track 2, 3, ... the turns that brought one, in
-    order; 0 for the station (piece 1) and for pieces no turn brought."""
-    railed = iter(u for u, (_, _, m) in enumerate(turns, 1) if m)
-    return {m: (0 if m == 1 else next(railed, 0)) for m in pieces}
-
-
 def deal_from_draft(zoo_game, trace, seat: int, tiles: list[str], goal: dict, card: str, advanced: bool = False,
                     mono: str = "no_monorail") -> dict:
     """The multiplayer deal (JSON form) of `seat`'s zoo: `tiles` taken on its turns, the actions,
@@ -72,4 +65,4 @@ def deal_from_draft(zoo_game, trace, seat: int, tiles: list[str], goal: dict, ca
             "act": {str(u): a for u, (a, _, _) in enumerate(turns, 1)},
             "took": {str(u): took for u, (_, took, _) in enumerate(turns, 1)},
             "goal": goal, "card": card, "advanced": advanced, "mono": mono,
-            "rail_got": {str(m): u for m, u in rails_of(turns, zoo_game.domains["mpiece"].atoms).items()}}
+            "railed": {str(u): m for u, (_, _, m) in enumerate(turns, 1)}}

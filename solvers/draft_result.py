@@ -47,8 +47,8 @@ def _zoo(zoo_game, trace, seat: int, plan: dict) -> tuple[Zoo, dict]:
         theirs = (act, {k: n for k, n in took.items() if n})
         if mine != theirs:
             z.problems.append(f"turn {u}: the zoo took {mine[0]} {mine[1]}, the draft {theirs[0]} {theirs[1]}")
-    mine = sorted(u for u in record["rail_got"].values() if u)
-    theirs = sorted(u for u in draft_deals.rails_of(turns, list(record["rail_got"])).values() if u)
+    mine = sorted(u for u, m in record["railed"].items() if m)
+    theirs = [u for u, (_, _, m) in enumerate(turns, 1) if m]
     if mine != theirs:
         z.problems.append(f"monorail tracks: the zoo's came on turns {mine or 'none'}, the draft's on {theirs or 'none'}")
     z.rating = puzzle.score_of(zoo_game, record)

@@ -215,8 +215,8 @@ def test_a_played_draft_gives_each_seat_its_zoo_deal(tmp_path, capsys):
 
 def test_a_connections_draft_gives_each_seat_its_tracks(tmp_path, capsys):
     """With Connections, a take whose tile was paired brings its track (the take move's `m`): the
-    deal numbers the seat's tracks 2, 3, ... in the order its turns brought them (`rail_got`), and
-    the zoo spec under multiplayer and connections accepts it. The monorail layout is the caller's
+    deal names the seat's turns that brought one (`railed`), and the zoo spec under multiplayer
+    and connections accepts it. The monorail layout is the caller's
     (the draft does not reveal one), so a Connections draft needs --mono and another refuses it."""
     trace, path = _played_draft(tmp_path, seed=3, connections=True)
     zoo = game(SPEC).with_readings({}, {"multiplayer": True, "connections": True})
@@ -228,7 +228,7 @@ def test_a_connections_draft_gives_each_seat_its_tracks(tmp_path, capsys):
         takes = [st for st in trace.steps if st.action.startswith("zgd.take-") and st.args["p"] == seat]
         railed = [u for u, st in enumerate(takes, 1) if st.args["m"]]
         assert railed  # the seed's draft pairs some of this seat's tiles, so the comparison is not empty
-        assert [deal["rail_got"][str(m)] for m in range(1, 12)] == [0] + railed + [0] * (10 - len(railed))
+        assert [u for u in range(1, 11) if deal["railed"][str(u)]] == railed
         assert deal["with"] == ["multiplayer", "connections"] and deal["mono"] == "ml2"
         assert puzzle.deal_problems(zoo, puzzle.read_deal(zoo, out)) == []
     capsys.readouterr()
@@ -243,19 +243,20 @@ def test_a_multiplayer_connections_zoo_is_found_and_certified(tmp_path, capsys):
     """The multiplayer first-game-tiles draft played with Connections (advanced, a monorail
     objective, layout ml1; tracks brought by turns 2, 5 and 8): with its shipped zoo's layout given,
     a finished zoo is found and certified — the monorail rules compile and hold under both
-    switches — and every track it built was the player's by then (rail_got)."""
+    switches — and every track it built was the player's by then (`railed`: track 2 from turn 2,
+    3 from 5, 4 from 8)."""
     import yaml
     deal = yaml.safe_load((MULTI / "first-game-tiles.yaml").read_text())
     deal = {k: v for k, v in deal.items() if k not in ("says", "expect")}
     deal.update({"with": ["multiplayer", "connections"], "advanced": True, "mono": "ml1",
-                 "rail_got": {str(m): {2: 2, 3: 5, 4: 8}.get(m, 0) for m in range(1, 12)}})
+                 "railed": {str(u): u in (2, 5, 8) for u in range(1, 11)}})
     deal["goal"]["bronze"] = "express"
     path = tmp_path / "deal.json"
     path.write_text(json.dumps(deal))
     assert main(["solve", "zoo-ography", "--with", "multiplayer,connections", "--deal", str(path), "--given",
                  f"{MULTI / 'first-game-tiles.plan.json'}:at,side,turned", "--target", "-40", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["status"] == "reachable" and out["record"]["rail_got"] == deal["rail_got"]
+    assert out["status"] == "reachable" and out["record"]["railed"] == deal["railed"]
     built = {int(m): t["when"] for m, t in out["record"]["track"].items() if t["made"]}
     assert built and all(when >= {2: 2, 3: 5, 4: 8}.get(m, 0) for m, when in built.items()) and set(built) <= {1, 2, 3, 4}
 
@@ -310,7 +311,7 @@ def test_a_draft_and_its_zoos_name_the_winner_when_they_agree(tmp_path, capsys):
     assert "z01 is in the zoos of seats 1 and 2: the draft hands a tile to one player" in out["problems"]
     # seat 1's zoo claiming a track from turn 3: the draft (without Connections) gave none
     railed = json.loads(Path(one).read_text())
-    railed["record"]["rail_got"]["2"] = 3
+    railed["record"]["railed"]["3"] = True
     (tmp_path / "railed.json").write_text(json.dumps(railed))
     assert main(["draft-result", str(path), "--zoo", f"1={tmp_path / 'railed.json'}", "--zoo", f"2={two}", "--json"]) == 1
     out = json.loads(capsys.readouterr().out)

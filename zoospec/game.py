@@ -526,8 +526,8 @@ class Loader:
                 self.g.domains.add(EnumDomain(name, d["enum"]))
             elif "range" in d:
                 lo, hi = self.switched_range(name, d, p)
-                if lo > hi or hi - lo > 100_000:
-                    self.err(p, f"range {lo}..{hi} must be non-empty and at most 100000 values")
+                if lo > hi + 1 or hi - lo > 100_000:  # lo == hi + 1: empty, e.g. a domain only a switch fills
+                    self.err(p, f"range {lo}..{hi} must have lo <= hi + 1 (hi + 1: empty) and at most 100000 values")
                     continue
                 self.g.domains.add(RangeDomain(lo, hi, name))
             else:
