@@ -1,11 +1,12 @@
 """Zoo-ography's solo puzzle: seconds per deal, and the sweep's throughput with 1 and 2 workers.
 
-    python bench/zoo_ography.py [--timeout 600] [--layout-first] [--sweep-deals 4] [--sweep-timeout 60]
+    python bench/zoo_ography.py [--timeout 600] [--layout-first] [--workers 2] [--sweep-deals 4] [--sweep-timeout 60]
 
 Solves every deal in spec/zoo-ography/deals/ (their expected verdicts are in the files; those in
 multiplayer/ with the switch `multiplayer`), prints
 each verdict with its seconds and the median (issue 7's target: 60 s per deal on a 2-core
-machine) — with --layout-first each deal a second time, layout by layout (ADR 0016) — and each
+machine) — with --layout-first each deal a second time, layout by layout (ADR 0016), and with
+--workers N that second time as a portfolio of N seeded processes (ADR 0018) — and each
 shipped plan's deal again with the plan's layout given. Then sweeps the same
 seeded deals with 1 and with 2 worker processes and prints deals per minute. A timeout is
 reported as unknown, never as a verdict.
@@ -23,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from zoospec import load  # noqa: E402
-from zoospec.solvers import puzzle, sweep  # noqa: E402
+from zoospec.solvers import portfolio, puzzle, sweep  # noqa: E402
 from zoospec.yamlload import load_file  # noqa: E402
 
 SPEC = ROOT / "spec" / "zoo-ography.yaml"
@@ -33,6 +34,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--timeout", type=float, default=600.0)
     ap.add_argument("--layout-first", action="store_true", help="also solve each deal layout by layout")
+    ap.add_argument("--workers", type=int, default=1, help="with --layout-first: a portfolio of N seeded processes")
     ap.add_argument("--sweep-deals", type=int, default=4)
     ap.add_argument("--sweep-timeout", type=float, default=60.0)
     args = ap.parse_args()
@@ -50,7 +52,11 @@ def main():
         print(f"{f.relative_to(deals).as_posix():28} {v.status:12} (expected {expect:12}) {dt:8.1f} s  score {v.score}  core {v.core}", flush=True)
         if args.layout_first:
             t0 = time.monotonic()
-            v = puzzle.solve(g, deal, timeout=args.timeout, layout_first=True)
+            how = {"target": None, "best": False, "timeout": args.timeout, "layout_first": True}
+            if args.workers > 1:
+                v = portfolio.solve(str(SPEC), {}, dict(g.switches), g, deal, args.workers, **how)
+            else:
+                v = puzzle.solve(g, deal, **how)
             print(f"{'  --layout-first':28} {v.status:12} {time.monotonic() - t0:33.1f} s  score {v.score}", flush=True)
     if times:
         print(f"median seconds per deal: {statistics.median(times):.1f}  (target: <= 60)")

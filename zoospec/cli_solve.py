@@ -26,6 +26,9 @@ def add_parser(sub):
     p.add_argument("--layout-first", action="store_true",
                    help="ask the whole record one proposed layout at a time (the puzzle's layout_first section; ADR 0016)")
     p.add_argument("--timeout", type=float, default=600.0, help="seconds in all (default 600); past it: unknown")
+    p.add_argument("--workers", type=int, default=1,
+                   help="ask the same question in N processes at once, each on its own Z3 random seed; the first "
+                        "decisive answer wins (solvers/portfolio.py; default 1)")
     p.add_argument("--reading", action="append", metavar="ID=CHOICE", help="choose a reading (repeatable)")
     p.add_argument("--with", dest="switches", action="append", metavar="SWITCH,...", help="turn on expansions (the spec's switches)")
     p.add_argument("--plan", metavar="FILE", help="save the certified plan (zoospec replay re-checks it)")
@@ -70,8 +73,10 @@ def add_parser(sub):
 @guarded
 def cmd_solve(args) -> int:
     from .catalog import game_path
-    from .solvers import picture, puzzle
+    from .solvers import picture, portfolio, puzzle
 
+    if args.workers < 1:
+        raise StateError("--workers must be at least 1")
     g = load_game(args.game, args.reading, args.switches)
     if args.deal is not None:
         deal = puzzle.read_deal(g, args.deal)
@@ -88,8 +93,14 @@ def cmd_solve(args) -> int:
         print(("deal" if args.seed is None else f"deal {args.seed}") + ": " + json.dumps(shown))
     given = puzzle.read_given(g, args.given) if args.given else None
     progress = None if args.json else (lambda msg: print(f"  … {msg}", file=sys.stderr, flush=True))
-    v = puzzle.solve(g, deal, target=args.target, best=args.best, timeout=args.timeout, progress=progress, given=given,
-                     layout_first=args.layout_first)
+    how = {"target": args.target, "best": args.best, "timeout": args.timeout, "layout_first": args.layout_first}
+    if args.layout_first:
+        puzzle.can_ask_layout_first(g)
+    if args.workers > 1:
+        v = portfolio.solve(str(game_path(args.game)), _readings(args.reading), _switches(args.switches), g, deal,
+                            args.workers, given=args.given, progress=progress, **how)
+    else:
+        v = puzzle.solve(g, deal, progress=progress, given=given, **how)
     if v.record is not None and args.plan:
         puzzle.save_plan(g, str(game_path(args.game)), deal, v, args.plan, _readings(args.reading), _switches(args.switches))
     if v.record is not None and args.svg:

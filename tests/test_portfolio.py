@@ -1,0 +1,68 @@
+"""`zoospec solve --workers N` (solvers/portfolio.py): the same question in spawned processes on
+different Z3 random seeds. Checked on the counting puzzle of tests/specs/layouts.yaml, where every
+answer is known: the portfolio's verdicts are the single solver's, a record is certified in the
+caller's process, no worker is left running, and a worker that fails is named."""
+import multiprocessing
+
+import pytest
+
+from conftest import ROOT
+from zoospec import load
+from zoospec.errors import InternalError
+from zoospec.solvers import portfolio, puzzle
+
+SPEC = str(ROOT / "tests" / "specs" / "layouts.yaml")
+
+
+def _solve(escape, **how):
+    g = load(SPEC)
+    how = {"target": None, "best": False, "timeout": 120, "layout_first": True, **how}
+    return g, portfolio.solve(SPEC, {}, {}, g, {"escape": escape}, 2, **how)
+
+
+def test_the_portfolio_answers_what_one_solver_answers_and_stops_the_others():
+    g, v = _solve(False)
+    assert v.status == "unreachable" and v.record is None and "every layout" in v.reason
+    g, v = _solve(True, best=True, target=6)
+    assert (v.status, v.score) == ("reachable", 6) and puzzle.certify(g, v.record) == []
+    assert puzzle.score_of(g, v.record) == 6
+    assert multiprocessing.active_children() == []
+
+
+def test_every_worker_unknown_is_unknown_with_each_reason():
+    g, v = _solve(True, timeout=0)
+    assert v.status == "unknown" and v.record is None
+    assert "worker 0: the timeout ran out" in v.reason and "worker 1: the timeout ran out" in v.reason
+
+
+def test_a_worker_that_fails_is_named():
+    g = load(SPEC)
+    with pytest.raises(InternalError, match="worker [01] failed: .*no-such-spec"):
+        portfolio.solve(str(ROOT / "tests" / "specs" / "no-such-spec.yaml"), {}, {}, g, {"escape": True}, 2,
+                        target=None, best=False, timeout=60, layout_first=False)
+    assert multiprocessing.active_children() == []
+
+
+def test_a_record_from_a_worker_is_certified_here():
+    """A worker's record is read back and certified in the caller's process: one that breaks a
+    rule (its total not the sum of its pieces) is refused, naming the worker, never printed."""
+    g, v = _solve(True, best=True, target=6)
+    answer = {"status": "reachable", "target": 6, "score": 6, "core": [], "best": True, "proved_below": None,
+              "reason": "", "layouts": 1, "given": [], "record": g.state_to_json(v.record)}
+    assert portfolio._from_json(g, answer, "worker 1").score == 6
+    answer["record"]["total"] = 5
+    with pytest.raises(InternalError, match="worker 1's record does not stand up in Python: lay.total"):
+        portfolio._from_json(g, answer, "worker 1")
+
+
+def test_solve_workers_on_the_command_line(tmp_path, capsys):
+    import json
+
+    from zoospec.cli import main
+    deal = tmp_path / "deal.yaml"
+    deal.write_text("escape: true\n")
+    assert main(["solve", SPEC, "--deal", str(deal), "--layout-first", "--workers", "2", "--target", "6", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["status"] == "reachable" and out["score"] == 6 and out["record"]["total"] == 6
+    assert main(["solve", SPEC, "--deal", str(deal), "--workers", "0"]) == 2
+    assert "--workers must be at least 1" in capsys.readouterr().err
