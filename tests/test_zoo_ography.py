@@ -216,8 +216,8 @@ def test_a_played_draft_gives_each_seat_its_zoo_deal(tmp_path, capsys):
 def test_a_connections_draft_gives_each_seat_its_tracks(tmp_path, capsys):
     """With Connections, a take whose tile was paired brings its track (the take move's `m`): the
     deal names the seat's turns that brought one (`railed`), and the zoo spec under multiplayer
-    and connections accepts it. The monorail layout is the caller's
-    (the draft does not reveal one), so a Connections draft needs --mono and another refuses it."""
+    and connections accepts it. The monorail layout is the caller's (the draft does not reveal
+    one), so a Connections draft needs --mono and another refuses it."""
     trace, path = _played_draft(tmp_path, seed=3, connections=True)
     zoo = game(SPEC).with_readings({}, {"multiplayer": True, "connections": True})
     for seat in (1, 2):
