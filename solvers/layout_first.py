@@ -37,7 +37,7 @@ class LayoutSearch:
     and may be called again with a higher one: refutations, and layouts set aside, carry over."""
 
     def __init__(self, game, prob, deadline: float, say):
-        self.game, self.prob, self.deadline, self.say = game, prob, deadline, say
+        self.prob, self.deadline, self.say = prob, deadline, say
         self.groups = pin_groups(game, prob)  # before any proposer: their side facts join it
         self.blocks = []  # what rules refuted (and proposed) layouts out of every proposer
         self.aside = []  # heap of (re-asks so far, layout number, pins): the least-asked first

@@ -94,9 +94,9 @@ def cmd_solve(args) -> int:
     given = puzzle.read_given(g, args.given) if args.given else None
     progress = None if args.json else (lambda msg: print(f"  … {msg}", file=sys.stderr, flush=True))
     how = {"target": args.target, "best": args.best, "timeout": args.timeout, "layout_first": args.layout_first}
-    if args.layout_first:
-        puzzle.can_ask_layout_first(g)
     if args.workers > 1:
+        if args.layout_first:  # refused here, once, not by every worker
+            puzzle.can_ask_layout_first(g)
         v = portfolio.solve(str(game_path(args.game)), _readings(args.reading), _switches(args.switches), g, deal,
                             args.workers, given=args.given, progress=progress, **how)
     else:
@@ -210,7 +210,8 @@ def cmd_draft_deal(args) -> int:
     if rails != bool(args.mono):
         raise StateError("a Connections draft's zoo needs --mono (the monorail layout revealed at setup)" if rails
                          else "--mono is for a Connections draft; this one is played without it")
-    zoo = load_game("zoo-ography", None, ["multiplayer"] + (["connections"] if rails else []))
+    switched = ["multiplayer"] + (["connections"] if rails else [])
+    zoo = load_game("zoo-ography", None, switched)
     start = zoo.state_to_json(zoo.start_state())
     tiles = [t.strip() for t in args.tiles.split(",") if t.strip()]
     raw = draft_deals.deal_from_draft(zoo, trace, args.seat, tiles, start["goal"], args.card or start["card"], args.advanced,
@@ -221,7 +222,6 @@ def cmd_draft_deal(args) -> int:
     broken = puzzle.deal_problems(zoo, deal)
     if broken:
         raise StateError("the draft and the tiles make no deal: it breaks " + "; ".join(broken))
-    switched = ["multiplayer"] + (["connections"] if rails else [])
     text = json.dumps({"with": switched, **puzzle.deal_json(zoo, deal)}, indent=1) + "\n"
     if not args.out:
         print(text, end="")
