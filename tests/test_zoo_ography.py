@@ -244,7 +244,8 @@ def test_a_multiplayer_connections_zoo_is_found_and_certified(tmp_path, capsys):
     objective, layout ml1; tracks brought by turns 2, 5 and 8): with its shipped zoo's layout given,
     a finished zoo is found and certified — the monorail rules compile and hold under both
     switches — and every track it built was the player's by then (`railed`: track 2 from turn 2,
-    3 from 5, 4 from 8)."""
+    3 from 5, 4 from 8). Track 3 given built in phase 5 fits; in phase 3, before its turn, UNSAT
+    with no goal: no finished record has it."""
     import yaml
     deal = yaml.safe_load((MULTI / "first-game-tiles.yaml").read_text())
     deal = {k: v for k, v in deal.items() if k not in ("says", "expect")}
@@ -259,6 +260,17 @@ def test_a_multiplayer_connections_zoo_is_found_and_certified(tmp_path, capsys):
     assert out["status"] == "reachable" and out["record"]["railed"] == deal["railed"]
     built = {int(m): t["when"] for m, t in out["record"]["track"].items() if t["made"]}
     assert built and all(when >= {2: 2, 3: 5, 4: 8}.get(m, 0) for m, when in built.items()) and set(built) <= {1, 2, 3, 4}
+    # track 3 (from turn 5) given across z14 and st1: built in phase 5 it fits, in phase 3 no record has it
+    layout = json.loads((MULTI / "first-game-tiles.plan.json").read_text())["record"]
+    for when, code in ((5, 0), (3, 1)):
+        given = {n: layout[n] for n in ("at", "side", "turned")}
+        given["track"] = {"3": {"made": True, "a": "2,2", "b": "2,3", "station": False, "order": 1, "when": when}}
+        (tmp_path / "given.json").write_text(json.dumps(given))
+        assert main(["solve", "zoo-ography", "--with", "multiplayer,connections", "--deal", str(path), "--given",
+                     str(tmp_path / "given.json"), "--target", "-40", "--json"]) == code
+        out = json.loads(capsys.readouterr().out)
+        assert out["status"] == ("reachable", "unreachable")[code]
+        assert code == 0 or out["reason"].startswith("no finished record at all")
 
 
 def test_a_world_exhibits_draft_gives_no_zoo_deal_yet(tmp_path, capsys):
