@@ -173,7 +173,10 @@ class _Problem:
                 self.q.sym.pin(n, v)
         self.rules = self.q.invariants()
         self.bound = {rid: self._rule(rid) for rid in self.pz.bound}
-        self.hard = [self.q.holds(self.pz.finished)] + self._order(self.pz.interchangeable)
+        # a map given in advance keeps its entries where they were given: its sorted twin may have
+        # moved them, so ordering it could rule out the very records asked about
+        free = [n for n in self.pz.interchangeable if n not in (given or {})]
+        self.hard = [self.q.holds(self.pz.finished)] + self._order(free)
         v, d = self.q.term(game.rule(self.pz.score).body)
         self.score, self.hard = v, self.hard + [d]
         self.rounds = 0
