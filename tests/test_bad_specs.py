@@ -60,3 +60,52 @@ def test_two_switches_resizing_one_domain_are_refused_with_their_line():
         zoospec.loads(RESIZED, switches={"longer": True, "longest": True})
     (p,) = err.value.problems
     assert "switches longer and longest both resize domain 'turn'" in p.message and p.loc.line == 13
+
+
+GROWN = """
+game:
+  id: grown
+  title: Grown
+  rulebook: none.txt
+  switches:
+    multi: {default: false, says: several players, cite: {section: S}}
+    expo: {default: false, needs: [multi], says: sponsors, cite: {section: S}}
+components:
+  domains:
+    kind:
+      enum: [zebra, secluded]
+      with: {expo: [lion, secluded_large]}
+  constants:
+    big: {type: "set[kind]", value: [lion, secluded_large]}
+    worth: {type: "map[kind] int", value: {zebra: 1, secluded: 1, lion: 2, secluded_large: 2}}
+state:
+  k: kind
+rules:
+  - {id: grown.k, cite: {section: S}, says: s, kind: invariant, body: "k not in big or worth[k] == 2"}
+"""
+
+
+def test_a_switch_adds_enum_values_after_the_others():
+    """With the switch the new values come last (every other value keeps its code); without it,
+    component data naming them is read with those entries left out."""
+    g = zoospec.loads(GROWN, switches={"multi": True, "expo": True})
+    assert g.domains["kind"].atoms == ["zebra", "secluded", "lion", "secluded_large"]
+    assert g.consts["big"][1] == {"lion", "secluded_large"} and g.consts["worth"][1]["lion"] == 2
+    plain = zoospec.loads(GROWN)
+    assert plain.domains["kind"].atoms == ["zebra", "secluded"]
+    assert plain.consts["big"][1] == frozenset() and plain.consts["worth"][1] == {"zebra": 1, "secluded": 1}
+
+
+def test_a_switch_without_the_one_it_needs_is_refused_with_its_line():
+    with pytest.raises(zoospec.SpecError) as err:
+        zoospec.loads(GROWN, switches={"expo": True})
+    (p,) = err.value.problems
+    assert "switch expo needs switch multi on as well" in p.message and p.loc.line == 8
+
+
+def test_a_value_a_switch_adds_named_in_a_rule_while_it_is_off_says_so():
+    text = GROWN.replace('body: "k not in big or worth[k] == 2"', 'body: "k != lion"')
+    with pytest.raises(zoospec.SpecError) as err:
+        zoospec.loads(text)
+    assert "'lion' is a value of kind only while the switch that adds it is on" in str(err.value)
+    assert zoospec.loads(text, switches={"multi": True, "expo": True}).rules["grown.k"]

@@ -78,13 +78,16 @@ class Item:
 
 
 def items(game) -> list[Item]:
+    """What the back ends are compared on. A rule or define with a parameter over an empty domain
+    has no instance in this game (Zoo-ography's regions without World Exhibits): it is compared
+    under the switch that fills the domain, where it is a changed item."""
     out = []
     for r in game.rules.values():
-        if r.body is not None and not _passes_through(game, r.params, r.body):
+        if r.body is not None and not _passes_through(game, r.params, r.body) and not _no_instance(game, r.params):
             out.append(Item(f"rule {r.id}", r.params, r.body))
     for name, (pnames, body) in game.defines.items():
         sig = game.define_sigs[name]
-        if all(_finite(t, game) for _, t in sig.params):
+        if all(_finite(t, game) for _, t in sig.params) and not _no_instance(game, sig.params):
             out.append(Item(f"define {name}", sig.params, body))
     for c in game.claims.values():
         out.append(Item(f"claim {c.id}", c.params, c.body))
@@ -101,6 +104,11 @@ def items(game) -> list[Item]:
     return out
 
 
+def _no_instance(game, params) -> bool:
+    """Whether some parameter ranges over an empty domain."""
+    return any((d := game.domains.of_type(t)) is not None and len(d) == 0 for _, t in params)
+
+
 def _passes_through(game, params, expr) -> bool:
     """A body that only calls a define with the item's own parameters, in order and of the same
     types (`exhibit(x)` under `zp.def.exhibit`): the define's own item is the same expression over
@@ -114,8 +122,8 @@ def _passes_through(game, params, expr) -> bool:
 
 def variants(game) -> list[tuple[str, dict, dict]]:
     """Each single departure from the default game: (tag, readings, switches) for every switch
-    turned on and every reading's other choices."""
-    out = [(f"with {s}", {}, {s: True}) for s, on in game.switches.items() if not on]
+    turned on (with the switches it needs) and every reading's other choices."""
+    out = [(f"with {s}", {}, game.with_switch(s)) for s, on in game.switches.items() if not on]
     out += [(f"{r.id}={c}", {r.id: c}, {}) for r in game.readings.values() for c in r.choices if c != game.chosen[r.id]]
     return out
 

@@ -48,9 +48,13 @@ class Domain:
 
 
 class EnumDomain(Domain):
-    def __init__(self, name: str, atoms: list[str]):
+    """Named atoms. `dormant` are the atoms a switch that is off would add (`with`): component
+    data may name them (they are dropped), so one table serves the spec with and without it."""
+
+    def __init__(self, name: str, atoms: list[str], dormant=()):
         self.name = name
         self.atoms = list(atoms)
+        self.dormant = frozenset(dormant)
         super().__init__()
 
 

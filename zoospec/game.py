@@ -121,6 +121,7 @@ class Game:
         self.domains = Domains()
         self.consts: dict[str, tuple[Type, object]] = {}
         self.switches: dict[str, bool] = {}
+        self.switch_needs: dict[str, list[str]] = {}  # the switches each one needs on with it
         self.state_types: dict[str, Type] = {}
         self.defines: dict[str, tuple[list[str], ir.Expr]] = {}
         self.define_sigs: dict[str, Signature] = {}
@@ -327,6 +328,16 @@ class Game:
         return z3.And(legal, ctx.defined(), post.equal(nxt))
 
     # ------------------------------------------------------------------ readings
+    def with_switch(self, name: str) -> dict[str, bool]:
+        """The switches to turn on for `name`: itself and, in turn, those it needs."""
+        out, todo = {}, [name]
+        while todo:
+            s = todo.pop()
+            if s not in out:
+                out[s] = True
+                todo += self.switch_needs.get(s, [])
+        return out
+
     def with_readings(self, choices: dict[str, str], switches: dict[str, bool] | None = None) -> "Game":
         return load(self.file, readings={**self.chosen, **choices}, switches={**self.switches, **(switches or {})})
 
@@ -523,7 +534,7 @@ class Loader:
         for name, d in raw.items():
             p = ("components", "domains", name)
             if "enum" in d:
-                self.g.domains.add(EnumDomain(name, d["enum"]))
+                self.enum_domain(name, d, p)
             elif "range" in d:
                 lo, hi = self.switched_range(name, d, p)
                 if lo > hi + 1 or hi - lo > 100_000:  # lo == hi + 1: empty, e.g. a domain only a switch fills
@@ -540,6 +551,19 @@ class Loader:
                     self.err(p, "a grid needs at least one cell")
                     continue
                 self.g.domains.add(GridDomain(name, cells))
+
+    def enum_domain(self, name, d, p):
+        """An enum's atoms: its own, then those `with` adds for a switch that is on (appended, so
+        every atom keeps its code: Zoo-ography's kinds grow with World Exhibits' sponsors)."""
+        extra = self.switched(d.get("with", {}), p + ("with",),
+                              f"add values to domain '{name}'; a spec gives each combination at most one list")
+        clash = sorted(set(d["enum"]) & {a for more in d.get("with", {}).values() for a in more})
+        if clash:
+            self.err(p + ("with",), f"domain '{name}': {', '.join(clash)} already among its values; a switch adds new ones")
+            return
+        atoms = list(d["enum"]) + list(extra or [])
+        dormant = {a for more in d.get("with", {}).values() for a in more} - set(atoms)
+        self.g.domains.add(EnumDomain(name, atoms, dormant))
 
     def switched_range(self, name, d, p):
         """A range domain's bounds: its own, or those `with` gives for a switch that is on (one
@@ -569,6 +593,13 @@ class Loader:
         for name in self.want_switches:
             if name not in raw:
                 self.err(("game", "switches"), f"no switch named '{name}'{suggest(name, raw)}")
+        for name, s in raw.items():
+            self.g.switch_needs[name] = list(s.get("needs", []))
+            for other in s.get("needs", []):
+                if other not in raw:
+                    self.err(("game", "switches", name, "needs"), f"no switch named '{other}'{suggest(other, raw)}")
+                elif self.g.switches[name] and not self.g.switches[other]:
+                    self.err(("game", "switches", name), f"switch {name} needs switch {other} on as well (its `needs`)")
 
     def constants(self, raw):
         for name, c in raw.items():

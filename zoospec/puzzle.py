@@ -138,10 +138,16 @@ def load(loader, raw: dict) -> Puzzle | None:
 
 
 def _deal(loader, raw: dict, p: tuple) -> list:
-    """The deal's variables: `deal`, or those `deal_with` gives for a switch that is on (one player's
-    multiplayer zoo is dealt the tiles and animals the draft gave it, not a deck)."""
-    on = loader.switched(raw.get("deal_with", {}), p + ("deal_with",), "give the deal; at most one may be on", "puzzle")
-    return list(on if on is not None else raw["deal"])
+    """The deal's variables: `deal`, or those `deal_with` gives for the switches that are on, each
+    adding its own (one player's multiplayer zoo is dealt the tiles and animals the draft gave it,
+    not a deck; World Exhibits, which needs it, adds the turns the extra plank was open)."""
+    table, out = raw.get("deal_with", {}), []
+    for switch in table:
+        if switch not in loader.g.switches:
+            loader.err(p + ("deal_with", switch), f"no switch named '{switch}'{suggest(switch, loader.g.switches)}", "puzzle")
+        elif loader.g.switches[switch]:
+            out += [v for v in table[switch] if v not in out]
+    return out or list(raw["deal"])
 
 
 def _invariants(loader, ids: list, where: tuple) -> bool:

@@ -17,6 +17,11 @@ from .suggest import suggest
 from .types import AtomT, BoolT, IntT, MapT, RecordT, SetT, ShapeT, Type
 
 
+def _dormant(t: Type, value, domains) -> bool:
+    """Whether `value` is an atom that only a switch now off adds to t's domain (EnumDomain)."""
+    return isinstance(t, AtomT) and isinstance(value, str) and value in getattr(domains[t.domain], "dormant", ())
+
+
 def from_json(value, t: Type, domains, where: str = "state", constant: bool = False, partial: bool = False):
     """The Python value of JSON/YAML data of type t, or StateError saying where it is wrong.
     With constant=True (component data) two more forms are read: a shape as rows of '#'/'.',
@@ -50,13 +55,16 @@ def from_json(value, t: Type, domains, where: str = "state", constant: bool = Fa
     if isinstance(t, SetT):
         if not isinstance(value, (list, tuple, set, frozenset)):
             raise StateError(f"{where}: expected a list (a set), got {value!r}")
-        return frozenset(from_json(v, t.elem, domains, f"{where}[]", constant) for v in value)
+        keep = [v for v in value if not (constant and _dormant(t.elem, v, domains))]
+        return frozenset(from_json(v, t.elem, domains, f"{where}[]", constant) for v in keep)
     if isinstance(t, MapT):
         d = domains[t.key]
         if not isinstance(value, dict):
             raise StateError(f"{where}: expected an object keyed by {d.name}, got {value!r}")
         out = {}
         for k, v in value.items():
+            if constant and k in getattr(d, "dormant", ()):
+                continue
             try:
                 atom = d.from_json(k)
             except KeyError:
