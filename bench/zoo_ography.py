@@ -39,11 +39,14 @@ def main():
     ap.add_argument("--sweep-timeout", type=float, default=60.0)
     args = ap.parse_args()
     solo = load(str(SPEC))
-    multi = load(str(SPEC), switches={"multiplayer": True})
+    games = {(): solo}  # by the switches a deal file's `with` names
     deals = ROOT / "spec" / "zoo-ography" / "deals"
     times = []
-    for g, f in [(solo, f) for f in sorted(deals.glob("*.yaml"))] + [(multi, f) for f in sorted((deals / "multiplayer").glob("*.yaml"))]:
-        expect = load_file(f).data.get("expect", "?")
+    for f in sorted(deals.glob("*.yaml")) + sorted((deals / "multiplayer").glob("*.yaml")):
+        data = load_file(f).data
+        on = tuple(sorted(data.get("with", [])))
+        g = games.setdefault(on, load(str(SPEC), switches={s: True for s in on}))
+        expect = data.get("expect", "?")
         deal = puzzle.read_deal(g, f)
         t0 = time.monotonic()
         v = puzzle.solve(g, deal, timeout=args.timeout)

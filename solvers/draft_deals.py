@@ -22,7 +22,9 @@ def recorded(trace):
     if trace.game.id != "zgd":
         raise StateError(f"the trace is of {trace.game.id}, not of the multiplayer draft (zgd)")
     if trace.game.switches.get("world_exhibits"):
-        raise StateError("a World Exhibits draft: its zoos (sponsors, regions) are not recorded yet")
+        raise StateError("a World Exhibits draft: it records each sponsor's size but not its region, which the "
+                         "zoo's habitat sharing needs; write the zoo's deal by hand (as "
+                         "spec/zoo-ography/deals/multiplayer/world-exhibits.yaml)")
     return trace
 
 

@@ -274,10 +274,37 @@ def test_a_multiplayer_connections_zoo_is_found_and_certified(tmp_path, capsys):
 
 
 def test_a_world_exhibits_draft_gives_no_zoo_deal_yet(tmp_path, capsys):
-    """Sponsors and regions are not in the zoo record: such a draft is refused, with the reason."""
+    """The draft knows a sponsor's size but not its region, which the zoo needs: such a draft is
+    refused, with the reason."""
     _, path = _played_draft(tmp_path, players=3, seed=4, world_exhibits=True)
     assert main(["draft-deal", str(path), "--seat", "1", "--tiles", TEN_TILES]) == 2
-    assert "World Exhibits" in capsys.readouterr().err
+    assert "not its region" in capsys.readouterr().err
+
+
+def test_a_world_exhibits_zoo_keeps_each_region_to_itself(tmp_path, capsys):
+    """The World Exhibits deal (first-game tiles, turn 9 a large African sponsor) with its layout
+    given: the sponsor given on pt4 (0,0) in phase 9, a zoo is found and certified, and nothing
+    but African animals shares its habitat (pt4 and z08 below it); a gazelle is given elsewhere in
+    the next slot, so a given map must not be put in order (its sorted twin swaps the two). Given
+    a zebra on z08 instead,
+    UNSAT with no goal: no finished record has them together, though the habitat has the room and
+    the watering holes for both."""
+    layout = {n: json.loads((MULTI / "first-game-tiles.plan.json").read_text())["record"][n] for n in ("at", "side", "turned")}
+    deal = str(MULTI / "world-exhibits.yaml")
+    sponsor = {"kind": "africa_large", "on": "0,0", "placed": True, "when": 9}
+    zebra = {"kind": "zebra", "on": "1,0", "placed": True, "when": 8}
+    gazelle = {"kind": "gazelle", "on": "1,2", "placed": True, "when": 8}  # elsewhere; a kind before the sponsor's
+    for beasts, code in (({"1": sponsor, "2": gazelle}, 0), ({"1": sponsor, "2": zebra}, 1)):
+        (tmp_path / "given.json").write_text(json.dumps({**layout, "beast": beasts}))
+        assert main(["solve", "zoo-ography", "--with", "multiplayer,world_exhibits", "--deal", deal, "--given",
+                     str(tmp_path / "given.json"), "--target", "-40", "--json"]) == code
+        out = json.loads(capsys.readouterr().out)
+        assert out["status"] == ("reachable", "unreachable")[code]
+        if code:
+            assert out["reason"].startswith("no finished record at all")
+            continue
+        mates = [b["kind"] for b in out["record"]["beast"].values() if b["placed"] and b["on"] in ("0,0", "1,0")]
+        assert "africa_large" in mates and set(mates) <= {"africa_small", "africa_large"}
 
 
 def _renovation_draft(tmp_path):

@@ -390,6 +390,8 @@ class Loader:
         g.title = data["game"]["title"]
         g.rulebook = data["game"]["rulebook"]
         self.switches(data["game"].get("switches", {}))
+        if self.problems:  # a combination of switches the spec does not define: the rest would only echo it
+            raise SpecError(self.problems)
         self.domains(data.get("components", {}).get("domains", {}))
         self.constants(data.get("components", {}).get("constants", {}))
         self.state(data.get("state", {}))
