@@ -123,7 +123,7 @@ def _passes_through(game, params, expr) -> bool:
 def variants(game) -> list[tuple[str, dict, dict]]:
     """Each single departure from the default game: (tag, readings, switches) for every switch
     turned on (with the switches it needs) and every reading's other choices."""
-    out = [(f"with {s}", {}, game.with_switch(s)) for s, on in game.switches.items() if not on]
+    out = [(f"with {s}", {}, game.switches_for(s)) for s, on in game.switches.items() if not on]
     out += [(f"{r.id}={c}", {r.id: c}, {}) for r in game.readings.values() for c in r.choices if c != game.chosen[r.id]]
     return out
 

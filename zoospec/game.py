@@ -328,7 +328,7 @@ class Game:
         return z3.And(legal, ctx.defined(), post.equal(nxt))
 
     # ------------------------------------------------------------------ readings
-    def with_switch(self, name: str) -> dict[str, bool]:
+    def switches_for(self, name: str) -> dict[str, bool]:
         """The switches to turn on for `name`: itself and, in turn, those it needs."""
         out, todo = {}, [name]
         while todo:
