@@ -243,10 +243,12 @@ class Compiled:
             # variables substituted and simplified away, only the auxiliary variables are left
             # (a region's labels on a known map), which presolving settles at once; asserting the
             # state as equalities instead left that to the search (~10 s a state on Zoo Parque)
-            s = z3.Then(*PRESOLVE).solver()
-            s.add(z3.simplify(sub(zt.And(self.ctx.sides))))
+            # budgeted as backward's questions are: a check that swings (Z3's path depends on the
+            # terms a worker built before) then fails with its name instead of running unbounded
+            s = _budgeted(z3.Then(*PRESOLVE).solver(), RLIMIT, [z3.simplify(sub(zt.And(self.ctx.sides)))])
             if s.check() != z3.sat:
-                raise InternalError(f"{self.item.label}: side constraints have no solution on a concrete state")
+                raise InternalError(f"{self.item.label}: side constraints have no solution on a concrete state"
+                                    " (or Z3 found none within its budget)")
             read = []
             ev = self._reader(sub, s.model(), read)
         if not zt.is_true(ev(self.defined)):
