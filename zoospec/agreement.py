@@ -17,7 +17,7 @@ from . import ir
 from .backends import zterms as zt
 from .backends.z3 import ZCtx
 from .backends.zvalues import Choice, ZMap, ZRec, ZSet, is_term
-from .errors import InternalError, Undefined
+from .errors import InternalError, Unanswered, Undefined
 from .types import AtomT, BoolT, IntT, MapT, RecordT, SetT, Type
 
 _UNDEF = "undefined"
@@ -246,9 +246,12 @@ class Compiled:
             # budgeted as backward's questions are: a check that swings (Z3's path depends on the
             # terms a worker built before) then fails with its name instead of running unbounded
             s = _budgeted(z3.Then(*PRESOLVE).solver(), RLIMIT, [z3.simplify(sub(zt.And(self.ctx.sides)))])
-            if s.check() != z3.sat:
-                raise InternalError(f"{self.item.label}: side constraints have no solution on a concrete state"
-                                    " (or Z3 found none within its budget)")
+            r = s.check()
+            if r == z3.unknown:
+                raise Unanswered(f"{self.item.label}: Z3 found no solution of the side constraints on a concrete state"
+                                 " within its budget")
+            if r != z3.sat:
+                raise InternalError(f"{self.item.label}: side constraints have no solution on a concrete state")
             read = []
             ev = self._reader(sub, s.model(), read)
         if not zt.is_true(ev(self.defined)):
@@ -260,9 +263,10 @@ class Compiled:
         if self.ctx.sides:  # every term read has that value in every solution: one question for all
             s.add(z3.Or(read))
             r = s.check()
+            if r == z3.unknown:
+                raise Unanswered(f"{self.item.label}: Z3 could not show the value unique on a concrete state within its budget")
             if r != z3.unsat:
-                raise InternalError(f"{self.item.label}: " + ("auxiliary variables leave the value open on a concrete state"
-                                    if r == z3.sat else "Z3 could not show the value unique on a concrete state"))
+                raise InternalError(f"{self.item.label}: auxiliary variables leave the value open on a concrete state")
         return out
 
 
@@ -290,7 +294,7 @@ def settle(t, label: str = ""):
         s.add(q if exists else z3.Not(q))
         r = s.check()
         if r == z3.unknown:
-            raise InternalError(f"{label}: Z3 could not decide a quantified term on a concrete state ({s.reason_unknown()})")
+            raise Unanswered(f"{label}: Z3 could not decide a quantified term on a concrete state ({s.reason_unknown()})")
         pairs.append((q, z3.BoolVal((r == z3.sat) == exists)))
     return z3.simplify(z3.substitute(t, *pairs))
 

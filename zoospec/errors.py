@@ -54,3 +54,9 @@ class StateError(Exception):
 
 class InternalError(Exception):
     """The two back ends disagree, or a solver answer failed its re-check: a bug in zoospec, never a finding."""
+
+
+class Unanswered(InternalError):
+    """Z3 gave no answer within its budget on a question about a concrete state, which has one.
+    Not a finding: Z3's search on one query depends on the terms its process built before, so the
+    same question asked in a fresh process is the reproducible condition (tests/test_agreement.py)."""
