@@ -6,65 +6,138 @@ player took, which animals came with it — read from the trace's own states (wh
 to the player's planks and patch), so no rule of the draft is restated here — and, with
 Connections, whether a monorail track came with its tile (the take move's own argument). It does
 not say which tile: the draft counts tiles (ADR 0013), so the tiles are given by the caller, one
-per turn.
+per turn. With World Exhibits the draft knows each sponsor card's size and whether it is secluded
+(the take's own picks), not a general sponsor's region: the caller names those too, in the order
+the cards were taken; the turns with the extra plank and the sponsor track's coin are read off the
+trace's states (the draft's `planks_of`, and the coins a reward move gave).
 """
 from __future__ import annotations
 
 from ..errors import StateError
+from .symbolic import py_value
 
 # The draft's take moves and the record's action each one is.
 ACTIONS = {"zgd.take-animals": "two_animals", "zgd.take-column": "column",
-           "zgd.take-secluded": "secluded_coin", "zgd.take-renovation": "renovation"}
+           "zgd.take-secluded": "secluded_coin", "zgd.take-renovation": "renovation",
+           "zgd.take-sponsors": "two_animals", "zgd.take-secluded-sponsor": "secluded_coin"}  # World Exhibits'
+# The zoo's kind of a secluded sponsor's animal, by the draft's size of its card.
+SECLUDED = {"small": "secluded", "big": "secluded_large"}
+# The zoo's suffix for a general sponsor's animal of each draft size (africa_small, africa_large, ...).
+SIZE = {"small": "small", "big": "large"}
 
 
 def recorded(trace):
-    """Refuse a trace whose zoos the record cannot hold (with the reason), else return it."""
+    """Refuse a trace that is not of the multiplayer draft, else return it."""
     if trace.game.id != "zgd":
         raise StateError(f"the trace is of {trace.game.id}, not of the multiplayer draft (zgd)")
-    if trace.game.switches.get("world_exhibits"):
-        raise StateError("a World Exhibits draft: it records each sponsor's size but not its region, which the "
-                         "zoo's habitat sharing needs; write the zoo's deal by hand (as "
-                         "spec/zoo-ography/deals/multiplayer/world-exhibits.yaml)")
     return trace
 
 
-def turns_of(trace, seat: int) -> list[tuple[str, dict, bool]]:
+def _takes(trace, seat: int):
+    """(index of the step, the step) for each take of `seat`, in order."""
+    return [(i, st) for i, st in enumerate(trace.steps) if st.action in ACTIONS and st.args.get("p") == seat]
+
+
+def sponsors_of(trace, seat: int) -> list[list[tuple[bool, str]]]:
+    """World Exhibits: each take's sponsor cards, as (secluded?, the draft's size), in order."""
+    g = trace.game
+    params, secluded = g.defines["secluded_pick"]
+    size = g.consts["pick_size"][1]
+    return [[(py_value(g, secluded, trace.states[i], dict(zip(params, [x]))) is True, size[x])
+             for x in (st.args.get("x"), st.args.get("y")) if x not in (None, "no_sponsor")]
+            for i, st in _takes(trace, seat)]
+
+
+def turns_of(trace, seat: int, regions: list[str] | None = None) -> list[tuple[str, dict, bool]]:
     """Each take of `seat` in order: the record's action, the animals it took, by kind, and
-    whether its tile came with a monorail track (the take's `m`: Connections)."""
+    whether its tile came with a monorail track (the take's `m`: Connections). With World Exhibits
+    a sponsor card's animal is the zoo's kind for it: a secluded one by its size, a general one by
+    the next of `regions` (the caller's) and its size."""
     g = recorded(trace).game
     kinds = g.domains["kind"].atoms
+    named = iter(regions or [])
+    cards = sponsors_of(trace, seat) if g.switches.get("world_exhibits") else [[] for _ in _takes(trace, seat)]
     out = []
-    for i, step in enumerate(trace.steps):
-        if step.action not in ACTIONS or step.args.get("p") != seat:
-            continue
+    for (i, step), picks in zip(_takes(trace, seat), cards):
         pre, post = trace.states[i], trace.states[i + 1]
         took = {k: post["held"][seat][k] - pre["held"][seat][k] for k in kinds}
         took["secluded"] += 1 if post["patch"][seat] and not pre["patch"][seat] else 0  # onto the patch
         took["nobody"] = 0
+        for secluded, size in picks:
+            k = SECLUDED[size] if secluded else f"{next(named)}_{SIZE[size]}"
+            took[k] = took.get(k, 0) + 1
         out.append((ACTIONS[step.action], took, bool(step.args.get("m"))))
     return out
 
 
+def general_sponsors(trace, seat: int) -> int:
+    """How many general sponsor cards `seat` took: the regions the caller names."""
+    return sum(not secluded for picks in sponsors_of(trace, seat) for secluded, _ in picks)
+
+
+def sponsor_track(trace, seat: int) -> tuple[list[bool], list[bool]]:
+    """World Exhibits, per turn of `seat`: whether its action could use the extra plank (the
+    draft's `planks_of` before the take is above its value at the start, when every tracker is at
+    0), and whether by the end of the build phase after it a reward had given the track's coin (a
+    `zgd.sponsor-reward` move of the seat that raised its coins)."""
+    g = trace.game
+    params, planks = g.defines["planks_of"]
+    at = dict(zip(params, [seat]))
+    start = py_value(g, planks, trace.states[0], at)
+    takes = [i for i, _ in _takes(trace, seat)]
+    wider = [py_value(g, planks, trace.states[i], at) > start for i in takes]
+    coin_at = next((i for i, st in enumerate(trace.steps) if st.action == "zgd.sponsor-reward" and st.args.get("p") == seat
+                    and trace.states[i + 1]["coins"][seat] > trace.states[i]["coins"][seat]), None)
+    # turn u has the coin if the reward came before the next take (in u's build phase or earlier)
+    coined = [coin_at is not None and coin_at < (takes[u + 1] if u + 1 < len(takes) else len(trace.steps))
+              for u in range(len(takes))]
+    return wider, coined
+
+
+def regions_of(zoo_game) -> list[str]:
+    """The region names a general sponsor can have: the zoo's sponsor kinds `R_small` (ADR 0019)."""
+    return [k[: -len("_small")] for k in zoo_game.domains["kind"].atoms if k.endswith("_small")]
+
+
 def deal_from_draft(zoo_game, trace, seat: int, tiles: list[str], goal: dict, card: str, advanced: bool = False,
-                    mono: str = "no_monorail") -> dict:
+                    mono: str = "no_monorail", regions: list[str] | None = None) -> dict:
     """The multiplayer deal (JSON form) of `seat`'s zoo: `tiles` taken on its turns, the actions,
-    animals and tracks the trace shows, the objectives, layout card and monorail layout given.
-    Judged by the zoo spec's deal rules when it is read (puzzle.deal_from_data, deal_problems),
-    like any deal file."""
+    animals and tracks the trace shows, the objectives, layout card and monorail layout given —
+    with World Exhibits also the region of each general sponsor card taken, in order, and the
+    turns with the sponsor track's plank and coin. Judged by the zoo spec's deal rules when it is
+    read (puzzle.deal_from_data, deal_problems), like any deal file."""
     if not zoo_game.switches.get("multiplayer"):
         raise StateError("a deal from a draft is for the zoo spec with its switch multiplayer on")
-    rails = bool(trace.game.switches.get("connections"))
-    if rails != bool(zoo_game.switches.get("connections")):
-        raise StateError("the draft and the zoo spec disagree on Connections: turn it on for both or neither")
-    turns = turns_of(trace, seat)
+    switched = [s for s in ("connections", "world_exhibits") if trace.game.switches.get(s)]
+    for s in ("connections", "world_exhibits"):
+        if bool(trace.game.switches.get(s)) != bool(zoo_game.switches.get(s)):
+            raise StateError(f"the draft and the zoo spec disagree on {s}: turn it on for both or neither")
+    regions = list(regions or [])
+    if "world_exhibits" in switched:
+        wanted = general_sponsors(trace, seat)
+        if len(regions) != wanted:
+            raise StateError(f"--regions names {len(regions)} region(s); seat {seat} took {wanted} general sponsor "
+                             "card(s), and each one's region is the caller's (the draft knows its size only)")
+        unknown = sorted(set(regions) - set(regions_of(zoo_game)))
+        if unknown:
+            raise StateError(f"--regions: {', '.join(unknown)} is not a region; the zoo spec has {', '.join(regions_of(zoo_game))}")
+    elif regions:
+        raise StateError("--regions is for a World Exhibits draft; this one is played without it")
+    turns = turns_of(trace, seat, regions)
     n = len(zoo_game.domains["turn"].atoms)
     if len(turns) != n:
         raise StateError(f"seat {seat} took {len(turns)} turns in this trace; a finished draft gives each player {n}")
     if len(tiles) != n:
         raise StateError(f"--tiles names {len(tiles)} tiles; seat {seat} took one on each of its {n} turns")
-    return {"with": ["multiplayer"] + (["connections"] if rails else []),
+    kinds = zoo_game.domains["kind"].atoms
+    deal = {"with": ["multiplayer"] + switched,
             "deck": {str(i): (tiles[i - 1] if i <= n else "no_tile") for i in zoo_game.domains["deckpos"].atoms},
             "act": {str(u): a for u, (a, _, _) in enumerate(turns, 1)},
-            "took": {str(u): took for u, (_, took, _) in enumerate(turns, 1)},
+            "took": {str(u): {k: took.get(k, 0) for k in kinds} for u, (_, took, _) in enumerate(turns, 1)},
             "goal": goal, "card": card, "advanced": advanced, "mono": mono,
             "railed": {str(u): m for u, (_, _, m) in enumerate(turns, 1)}}
+    if "world_exhibits" in switched:
+        wider, coined = sponsor_track(trace, seat)
+        deal["wider"] = {str(u): w for u, w in enumerate(wider, 1)}
+        deal["coined"] = {str(u): c for u, c in enumerate(coined, 1)}
+    return deal

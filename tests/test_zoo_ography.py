@@ -274,12 +274,44 @@ def test_a_multiplayer_connections_zoo_is_found_and_certified(tmp_path, capsys):
         assert code == 0 or out["reason"].startswith("no finished record at all")
 
 
-def test_a_world_exhibits_draft_gives_no_zoo_deal_yet(tmp_path, capsys):
-    """The draft knows a sponsor's size but not its region, which the zoo needs: such a draft is
-    refused, with the reason."""
-    _, path = _played_draft(tmp_path, players=3, seed=4, world_exhibits=True)
-    assert main(["draft-deal", str(path), "--seat", "1", "--tiles", TEN_TILES]) == 2
-    assert "not its region" in capsys.readouterr().err
+def test_a_world_exhibits_draft_gives_a_zoo_deal_with_the_regions_named(tmp_path, capsys):
+    """A World Exhibits draft knows each sponsor card's size and whether it is secluded, not a
+    general sponsor's region: `draft-deal --regions` names those, in the order the cards were
+    taken. Each turn's sponsor animals are then the zoo's kinds for them, and the turns with the
+    extra plank and the track's coin follow the seat's tracker in the trace (checked here against
+    the draft's own track positions and spaces). A wrong count of regions is refused, and so is
+    `draft-result` for such a draft (it could not match a zoo's regions to the draft)."""
+    from collections import Counter
+    SEAT = 2  # in this seed's game: small and large sponsors, general and secluded
+    trace, path = _played_draft(tmp_path, players=3, seed=4, world_exhibits=True)
+    draft = trace.game
+    pile, size = draft.consts["pick_from"][1], draft.consts["pick_size"][1]
+    takes = [(i, st) for i, st in enumerate(trace.steps) if st.action.startswith("zgd.take-") and st.args.get("p") == SEAT]
+    picks = [[x for x in (st.args.get("x"), st.args.get("y")) if x not in (None, "no_sponsor")] for _, st in takes]
+    general = [x for xs in picks for x in xs if pile[x] not in ("draft_secluded", "secluded_deck")]
+    assert len(takes) == 10 and general and len(general) < sum(map(len, picks))  # some of each kind of card
+    regions = (["africa", "asia", "world", "europe", "oceania", "americas"] * 3)[: len(general)]
+    out = tmp_path / "seat.json"
+    assert main(["draft-deal", str(path), "--seat", str(SEAT), "--tiles", TEN_TILES, "--regions", ",".join(regions), "--out", str(out)]) == 0
+    deal = json.loads(out.read_text())
+    assert deal["with"] == ["multiplayer", "world_exhibits"]
+    named = iter(regions)
+    for u, xs in enumerate(picks, 1):
+        want = Counter(("secluded" if size[x] == "small" else "secluded_large") if pile[x] in ("draft_secluded", "secluded_deck")
+                       else f"{next(named)}_{dict(small='small', big='large')[size[x]]}" for x in xs)
+        sponsors = {k: n for k, n in deal["took"][str(u)].items() if n and (k.endswith(("_small", "_large")) or k in want)}
+        assert Counter(sponsors) == want, f"turn {u}"
+    ends = [i for i, _ in takes[1:]] + [len(trace.steps)]  # the build phase after turn u ends at the next take
+    plank, coin = draft.consts["plank_space"][1], draft.consts["coin_space"][1]
+    assert [deal["wider"][str(u)] for u in range(1, 11)] == [trace.states[i]["track"][SEAT] >= plank for i, _ in takes]
+    assert [deal["coined"][str(u)] for u in range(1, 11)] == [trace.states[e]["track"][SEAT] >= coin for e in ends]
+    assert any(deal["coined"].values()) and not all(deal["wider"].values())  # the seed's tracker moves during the game
+    assert main(["draft-deal", str(path), "--seat", str(SEAT), "--tiles", TEN_TILES, "--regions", "africa"]) == 2
+    assert f"seat {SEAT} took {len(general)} general sponsor card(s)" in capsys.readouterr().err
+    # draft-result cannot match such zoos to the draft yet (their regions are the zoos' own): refused, with the reason
+    plan = str(MULTI / "world-exhibits.plan.json")
+    assert main(["draft-result", str(path)] + [a for seat in (1, 2, 3) for a in ("--zoo", f"{seat}={plan}")]) == 2
+    assert "regions the draft does not record" in capsys.readouterr().err
 
 
 def test_a_world_exhibits_zoo_keeps_each_region_to_itself(tmp_path, capsys):

@@ -60,6 +60,9 @@ def add_parser(sub):
     d.add_argument("--card", help="the player's layout card (default: the spec's start)")
     d.add_argument("--advanced", action="store_true", help="the advanced game")
     d.add_argument("--mono", help="a Connections draft: the monorail layout revealed at setup (e.g. ml1)")
+    d.add_argument("--regions", metavar="REGION,...",
+                   help="a World Exhibits draft: the region of each general sponsor card the player took, in order "
+                        "(the draft knows a card's size, not its region)")
     d.add_argument("--out", metavar="FILE", help="write the deal here (JSON, which `solve --deal` reads); default: print it")
     d.set_defaults(fn=cmd_draft_deal)
     r = sub.add_parser("draft-result", help="a played multiplayer draft and one zoo plan per seat, checked against each other; the winner")
@@ -210,12 +213,13 @@ def cmd_draft_deal(args) -> int:
     if rails != bool(args.mono):
         raise StateError("a Connections draft's zoo needs --mono (the monorail layout revealed at setup)" if rails
                          else "--mono is for a Connections draft; this one is played without it")
-    switched = ["multiplayer"] + (["connections"] if rails else [])
+    switched = ["multiplayer"] + [s for s in ("connections", "world_exhibits") if trace.game.switches.get(s)]
     zoo = load_game("zoo-ography", None, switched)
     start = zoo.state_to_json(zoo.start_state())
     tiles = [t.strip() for t in args.tiles.split(",") if t.strip()]
+    regions = [r.strip() for r in (args.regions or "").split(",") if r.strip()]
     raw = draft_deals.deal_from_draft(zoo, trace, args.seat, tiles, start["goal"], args.card or start["card"], args.advanced,
-                                      args.mono or "no_monorail")
+                                      args.mono or "no_monorail", regions)
     deal = puzzle.deal_from_data(zoo, raw, args.trace)
     if args.objectives:
         deal = puzzle.with_objectives(zoo, deal, args.objectives)
