@@ -53,19 +53,46 @@ def _examples(c) -> int:
     return full if len(c.sym.leaves) <= BIG_STATE else min(full, 10)
 
 
+# Set in the process a test is rerun in alone (rerun_alone): there an unanswered question is a failure.
+ALONE = "ZOOSPEC_AGREEMENT_ALONE"
+ALONE_TIMEOUT = 1800
+
+
+def rerun_alone(request, why: Unanswered):
+    """Run this one test again in a fresh process, whose answer stands. Z3's search on one query
+    depends on the terms its process built before (ADR 0008), so in a worker that had built other
+    items first, a question answered in seconds alone can run out of budget: in CI 2026-12-05,
+    Zoo Parque's `define most_common` (~7 s alone) could not show its value unique in its budget.
+    A fresh process is the condition each item's cost was measured in; the check is the same."""
+    if os.environ.get(ALONE):
+        raise why
+    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", request.node.nodeid],
+                       cwd=ROOT, env={**os.environ, ALONE: "1"}, capture_output=True, text=True, timeout=ALONE_TIMEOUT)
+    assert r.returncode == 0, f"{why}\nand rerun alone in a fresh process:\n{r.stdout[-4000:]}"
+
+
 @pytest.mark.parametrize("path,label,tag", PARAMS)
-def test_forward(path, label, tag):
+def test_forward(path, label, tag, request):
     c = compiled(path, label, tag)
+    unanswered = []  # an Unanswered is not shrunk (each try would spend a whole budget): noted, then rerun alone
 
     @settings(max_examples=_examples(c))
     @given(st.data())
     def check(data):
         state = data.draw(states(c.game), label="state")
         args = data.draw(arguments(c.game, c.item.params), label="args")
-        py, zv = forward(c, state, args)
+        if unanswered:  # drawn all the same: Hypothesis wants every run to draw alike
+            return
+        try:
+            py, zv = forward(c, state, args)
+        except Unanswered as why:
+            unanswered.append(why)
+            return
         assert py == zv, f"{label}: Python {py!r} but Z3 {zv!r}"
 
     check()
+    if unanswered:
+        rerun_alone(request, unanswered[0])
 
 
 # Items whose 'holds' and 'fails' witnesses are sought on the start state's map (state variables
@@ -98,24 +125,6 @@ NO_BACKWARD = {("zoo-parque.yaml", "action zp.place ensure", "with wildlife_wish
 # legality: "some domino fits on a map of Z3's choosing" is the question STEP_PINNED below pins
 # for zp.place's transition (past 10 minutes here, in a worker that had built other terms).
 PINNED[("zoo-parque.yaml", "define can_place", "")] = ("sq", "under")
-
-
-# Set in the process a test is rerun in alone (below): there an unanswered question is a failure.
-ALONE = "ZOOSPEC_AGREEMENT_ALONE"
-ALONE_TIMEOUT = 1800
-
-
-def rerun_alone(request, why: Unanswered):
-    """Run this one test again in a fresh process, whose answer stands. Z3's search on one query
-    depends on the terms its process built before (ADR 0008), so in a worker that had built other
-    items first, a question answered in seconds alone can run out of budget: in CI 2026-12-05,
-    Zoo Parque's `define most_common` (~7 s alone) could not show its value unique in its budget.
-    A fresh process is the condition each item's cost was measured in; the check is the same."""
-    if os.environ.get(ALONE):
-        raise why
-    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", request.node.nodeid],
-                       cwd=ROOT, env={**os.environ, ALONE: "1"}, capture_output=True, text=True, timeout=ALONE_TIMEOUT)
-    assert r.returncode == 0, f"{why}\nand rerun alone in a fresh process:\n{r.stdout[-4000:]}"
 
 
 @pytest.mark.parametrize("path,label,tag", PARAMS)
