@@ -109,3 +109,14 @@ def test_a_value_a_switch_adds_named_in_a_rule_while_it_is_off_says_so():
         zoospec.loads(text)
     assert "'lion' is a value of kind only while the switch that adds it is on" in str(err.value)
     assert zoospec.loads(text, switches={"multi": True, "expo": True}).rules["grown.k"]
+
+
+def test_a_rule_that_fails_to_build_is_not_reported_again_where_it_is_named(monkeypatch):
+    """spec/bad/unbuilt-rule.yaml: a scoring rule with an ambiguous value in its body, named by
+    final_score, and an effect rule with a syntax error, named by an action. Only the two rules'
+    own problems are reported: "'bad.points' is not a scoring rule" came first (line 8) before,
+    sorted ahead of its cause."""
+    monkeypatch.chdir(ROOT)
+    with pytest.raises(zoospec.SpecError) as err:
+        zoospec.load("spec/bad/unbuilt-rule.yaml")
+    assert [(p.loc.line, p.loc.rule) for p in err.value.problems] == [(17, "bad.points"), (18, "bad.score")]

@@ -370,12 +370,19 @@ class Loader:
         self.raw_defines: dict[str, tuple] = {}
         self.building: list[str] = []
         self.failed: set[str] = set()
+        # rules written but not built (their parameters, body or effect had errors, reported there):
+        # a reference to one is not reported again, so a spec's first problem is its cause
+        self.unbuilt_rules: set[str] = set()
         # every action id in the file, for `can(...)` in defines built before the actions are
         self.action_refs: dict[str, ir.ActionRef] = {
             a["id"]: ir.ActionRef(a["id"]) for a in (doc.data.get("actions") or []) if isinstance(a, dict) and isinstance(a.get("id"), str)
         } if isinstance(doc.data, dict) and isinstance(doc.data.get("actions"), list) else {}
 
-    def err(self, path, message, rule=None, loc: Loc | None = None):
+    def err(self, path, message, rule=None, loc: Loc | None = None, about: str | None = None):
+        """Report a problem at path. `about`: the rule id a reference problem names — dropped when
+        that rule was written but failed to build, whose own problem says why."""
+        if about is not None and about in self.unbuilt_rules:
+            return
         self.problems.append(Problem(loc or self.doc.loc(path, rule), message))
 
     def run(self) -> Game:
@@ -429,7 +436,8 @@ class Loader:
             p = ("game", "final_score") + ((i,) if isinstance(raw, list) else ())
             rule = self.g.rules.get(e["rule"])
             if rule is None or rule.kind != "scoring":
-                self.err(p + ("rule",), f"'{e['rule']}' is not a scoring rule{suggest(e['rule'], [r for r, v in self.g.rules.items() if v.kind == 'scoring'])}")
+                self.err(p + ("rule",), f"'{e['rule']}' is not a scoring rule{suggest(e['rule'], [r for r, v in self.g.rules.items() if v.kind == 'scoring'])}",
+                         about=e["rule"])
                 continue
             got = {k: self.expr(e[k], p + (k,), self.scope(dict(rule.params) if k == "given" else {}), rule.id, BOOL)
                    for k in ("given", "when") if k in e}
@@ -719,6 +727,7 @@ class Loader:
                 continue
             params = self.params(r.get("params", {}), p + ("params",), rid)
             if params is None:
+                self.unbuilt_rules.add(rid)
                 continue
             rule = Rule(rid, r["kind"], self.cite(r["cite"], p), r["says"], params, self.doc.loc(p, rid),
                         assumption=r.get("assumption"), game=self.g)
@@ -726,12 +735,14 @@ class Loader:
             if r["kind"] == "effect":
                 stmts = self._effect_list(r["effect"], p + ("effect",), sc, rid)
                 if stmts is None:
+                    self.unbuilt_rules.add(rid)
                     continue
                 rule.effect = stmts
             else:
                 expect = INT if r["kind"] == "scoring" else BOOL if r["kind"] in ("legality", "end", "invariant") else None
                 body = self.expr(r["body"], p + ("body",), sc, rid, expect)
                 if body is None:
+                    self.unbuilt_rules.add(rid)
                     continue
                 rule.body = body
             self.g.rules[rid] = rule
@@ -766,7 +777,8 @@ class Loader:
                 if RULE_ID.match(text.strip()):
                     rule = self.g.rules.get(text.strip())
                     if rule is None or rule.kind != "effect":
-                        self.err(pj, f"'{text.strip()}' is not an effect rule{suggest(text.strip(), [r for r, v in self.g.rules.items() if v.kind == 'effect'])}", aid)
+                        self.err(pj, f"'{text.strip()}' is not an effect rule{suggest(text.strip(), [r for r, v in self.g.rules.items() if v.kind == 'effect'])}", aid,
+                                 about=text.strip())
                         ok = False
                         continue
                     if not self._params_fit(rule, params, pj, aid):
@@ -844,7 +856,7 @@ class Loader:
     def _rule_ref(self, rid, params, path, aid, field):
         rule = self.g.rules.get(rid)
         if rule is None:
-            self.err(path, f"no rule '{rid}'{suggest(rid, self.g.rules)}", aid)
+            self.err(path, f"no rule '{rid}'{suggest(rid, self.g.rules)}", aid, about=rid)
             return None
         if rule.kind not in ("legality", "invariant", "end"):
             self.err(path, f"rule {rid} is a {rule.kind} rule; {field} takes legality rules", aid)

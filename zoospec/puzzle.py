@@ -69,11 +69,11 @@ def load(loader, raw: dict) -> Puzzle | None:
     finished = loader.expr(raw["finished"], p + ("finished",), loader.scope(), "puzzle", BOOL)
     score = g.rules.get(raw["score"])
     if score is None or score.kind != "scoring" or score.params:
-        loader.err(p + ("score",), f"'{raw['score']}' is not a scoring rule without parameters", "puzzle")
+        loader.err(p + ("score",), f"'{raw['score']}' is not a scoring rule without parameters", "puzzle", about=raw["score"])
         ok = False
     cut = g.rules.get(raw["cut"])
     if cut is None or cut.kind != "effect" or len(cut.params) != 1:
-        loader.err(p + ("cut",), f"'{raw['cut']}' is not an effect rule with one parameter", "puzzle")
+        loader.err(p + ("cut",), f"'{raw['cut']}' is not an effect rule with one parameter", "puzzle", about=raw["cut"])
         ok = False
     ok = _invariants(loader, raw.get("bound", []), p + ("bound",)) and ok
     lf = raw.get("layout_first", {})
@@ -110,7 +110,8 @@ def load(loader, raw: dict) -> Puzzle | None:
     for i, gr in enumerate(raw["goals"]):
         rule = g.rules.get(gr["rule"])
         if rule is None or rule.kind != "scoring":
-            loader.err(p + ("goals", i, "rule"), f"'{gr['rule']}' is not a scoring rule{suggest(gr['rule'], [r for r, v in g.rules.items() if v.kind == 'scoring'])}", "puzzle")
+            loader.err(p + ("goals", i, "rule"), f"'{gr['rule']}' is not a scoring rule{suggest(gr['rule'], [r for r, v in g.rules.items() if v.kind == 'scoring'])}", "puzzle",
+                       about=gr["rule"])
             ok = False
             continue
         args = gr.get("args", {})
@@ -156,6 +157,6 @@ def _invariants(loader, ids: list, where: tuple) -> bool:
     for i, rid in enumerate(ids):
         if rid not in rules or rules[rid].kind != "invariant":
             known = [x for x, v in rules.items() if v.kind == "invariant"]
-            loader.err(where + (i,), f"'{rid}' is not an invariant rule{suggest(rid, known)}", "puzzle")
+            loader.err(where + (i,), f"'{rid}' is not an invariant rule{suggest(rid, known)}", "puzzle", about=rid)
             ok = False
     return ok
