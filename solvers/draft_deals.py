@@ -8,7 +8,10 @@ Connections, whether a monorail track came with its tile (the take move's own ar
 not say which tile: the draft counts tiles (ADR 0013), so the tiles are given by the caller, one
 per turn. With World Exhibits the draft knows each sponsor card's size and whether it is secluded
 (the take's own picks), not a general sponsor's region: the caller names those too, in the order
-the cards were taken; the turns with the extra plank and the sponsor track's coin are read off the
+the cards were taken — or names the cards themselves (`sponsors`, ids of the zoo spec's
+`sponsor_card` catalogue), whose icons are then the regions, and which card each of the seat's
+card-reward moves flipped (`rewarded`), so that the zoo checks each request in the build phase the
+reward came in. The turns with the extra plank and the sponsor track's coin are read off the
 trace's states (the draft's `planks_of`, and the coins a reward move gave).
 """
 from __future__ import annotations
@@ -94,17 +97,66 @@ def sponsor_track(trace, seat: int) -> tuple[list[bool], list[bool]]:
     return wider, coined
 
 
+def card_rewards(trace, seat: int) -> list[int]:
+    """World Exhibits: the build phase of each of `seat`'s reward moves that flipped a sponsor card
+    (not a region marker), in order — the number of the seat's takes before the move."""
+    takes = [i for i, _ in _takes(trace, seat)]
+    return [sum(1 for j in takes if j < i) for i, st in enumerate(trace.steps)
+            if st.action == "zgd.sponsor-reward" and st.args.get("p") == seat and not st.args.get("t")]
+
+
+def named_cards(zoo_game, trace, seat: int, sponsors: list[str], rewarded: list[str]) -> tuple[list[str], dict, dict]:
+    """The caller's sponsor cards for `seat`'s takes, checked against the draft: one per card taken,
+    in order, each in the zoo spec's catalogue once, a secluded card for a secluded pick and a
+    general one otherwise, of the pick's size. Returns the regions of the general ones, and the
+    deal's `scard` and `rewarded` (each card-reward move names a card already taken and not yet
+    rewarded)."""
+    catalogue = zoo_game.consts["sponsor_card"][1]
+    secluded = set(zoo_game.consts["secluded_kinds"][1])
+    picks = sponsors_of(trace, seat)
+    if len(sponsors) != sum(map(len, picks)):
+        raise StateError(f"--sponsors names {len(sponsors)} card(s); seat {seat} took {sum(map(len, picks))} sponsor card(s)")
+    if len(set(sponsors)) != len(sponsors):
+        raise StateError("--sponsors names a card twice; each card is taken once")
+    cards, regions, turn_of = iter(sponsors), [], {}
+    scard = {str(u): {"1": "no_card", "2": "no_card"} for u in range(1, len(picks) + 1)}
+    for u, take in enumerate(picks, 1):
+        for j, (is_secluded, size) in enumerate(take, 1):
+            s = next(cards)
+            if s not in catalogue or s == "no_card":
+                raise StateError(f"--sponsors: {s} is not a sponsor card of the zoo spec")
+            kind = catalogue[s]["kind"]
+            suffix = f"_{SIZE[size]}"
+            if not (kind == SECLUDED[size] if is_secluded else kind not in secluded and kind.endswith(suffix)):
+                raise StateError(f"--sponsors: turn {u}'s card {j} is a {size} {'secluded' if is_secluded else 'general'} "
+                                 f"sponsor in the draft; {s} is {kind}")
+            scard[str(u)][str(j)], turn_of[s] = s, (u, j)
+            regions += [] if is_secluded else [kind[: -len(suffix)]]
+    phases = card_rewards(trace, seat)
+    if len(rewarded) != len(phases):
+        raise StateError(f"--rewarded names {len(rewarded)} card(s); seat {seat} flipped {len(phases)} sponsor card(s) "
+                         "for their rewards, and the zoo checks each one's request")
+    done = {str(u): {"1": 0, "2": 0} for u in range(1, len(picks) + 1)}
+    for s, phase in zip(rewarded, phases):
+        if s not in turn_of or turn_of[s][0] > phase or done[str(turn_of[s][0])][str(turn_of[s][1])]:
+            raise StateError(f"--rewarded: {s} is not a card seat {seat} held unrewarded in build phase {phase}")
+        done[str(turn_of[s][0])][str(turn_of[s][1])] = phase
+    return regions, scard, done
+
+
 def regions_of(zoo_game) -> list[str]:
     """The region names a general sponsor can have: the zoo's sponsor kinds `R_small` (ADR 0019)."""
     return [k[: -len("_small")] for k in zoo_game.domains["kind"].atoms if k.endswith("_small")]
 
 
 def deal_from_draft(zoo_game, trace, seat: int, tiles: list[str], goal: dict, card: str, advanced: bool = False,
-                    mono: str = "no_monorail", regions: list[str] | None = None) -> dict:
+                    mono: str = "no_monorail", regions: list[str] | None = None, sponsors: list[str] | None = None,
+                    rewarded: list[str] | None = None) -> dict:
     """The multiplayer deal (JSON form) of `seat`'s zoo: `tiles` taken on its turns, the actions,
     animals and tracks the trace shows, the objectives, layout card and monorail layout given —
-    with World Exhibits also the region of each general sponsor card taken, in order, and the
-    turns with the sponsor track's plank and coin. Judged by the zoo spec's deal rules when it is
+    with World Exhibits also the region of each general sponsor card taken, in order (or the cards
+    themselves and the ones each reward move flipped), and the turns with the sponsor track's
+    plank and coin. Judged by the zoo spec's deal rules when it is
     read (puzzle.deal_from_data, deal_problems), like any deal file."""
     if not zoo_game.switches.get("multiplayer"):
         raise StateError("a deal from a draft is for the zoo spec with its switch multiplayer on")
@@ -112,7 +164,16 @@ def deal_from_draft(zoo_game, trace, seat: int, tiles: list[str], goal: dict, ca
     for s in ("connections", "world_exhibits"):
         if bool(trace.game.switches.get(s)) != bool(zoo_game.switches.get(s)):
             raise StateError(f"the draft and the zoo spec disagree on {s}: turn it on for both or neither")
-    regions = list(regions or [])
+    regions, named = list(regions or []), None
+    if (sponsors or rewarded) and "world_exhibits" not in switched:
+        raise StateError("--sponsors and --rewarded are for a World Exhibits draft; this one is played without it")
+    if rewarded and not sponsors:
+        raise StateError("--rewarded names cards of --sponsors: name the cards taken too")
+    if sponsors:
+        if regions:
+            raise StateError("--regions and --sponsors both name the regions: give the cards only")
+        regions, scard, done = named_cards(zoo_game, trace, seat, list(sponsors), list(rewarded or []))
+        named = (scard, done)
     if "world_exhibits" in switched:
         wanted = general_sponsors(trace, seat)
         if len(regions) != wanted:
@@ -140,4 +201,6 @@ def deal_from_draft(zoo_game, trace, seat: int, tiles: list[str], goal: dict, ca
         wider, coined = sponsor_track(trace, seat)
         deal["wider"] = {str(u): w for u, w in enumerate(wider, 1)}
         deal["coined"] = {str(u): c for u, c in enumerate(coined, 1)}
+        no_cards = {str(u): {"1": "no_card", "2": "no_card"} for u in range(1, n + 1)}
+        deal["scard"], deal["rewarded"] = named or (no_cards, {str(u): {"1": 0, "2": 0} for u in range(1, n + 1)})
     return deal

@@ -314,6 +314,82 @@ def test_a_world_exhibits_draft_gives_a_zoo_deal_with_the_regions_named(tmp_path
     assert "regions the draft does not record" in capsys.readouterr().err
 
 
+def test_a_world_exhibits_draft_names_its_sponsor_cards_and_the_rewards_they_gave(tmp_path, capsys):
+    """`draft-deal --sponsors --rewarded`: the caller names each sponsor card the seat took (from
+    the zoo spec's catalogue) and the card each of its card-reward moves flipped. The cards must
+    fit the draft's picks (secluded or general, and size); a reward's build phase is the number of
+    the seat's takes before its move, and the card must be held unrewarded by then. The deal names
+    the cards per turn, and the zoo spec's deal rules accept it (exit 0)."""
+    SEAT = 2
+    trace, path = _played_draft(tmp_path, players=3, seed=4, world_exhibits=True)
+    draft, zoo = trace.game, game(SPEC).with_readings({}, {"multiplayer": True, "world_exhibits": True})
+    pile, size = draft.consts["pick_from"][1], draft.consts["pick_size"][1]
+    catalogue = zoo.consts["sponsor_card"][1]
+    steps = list(enumerate(trace.steps))
+    takes = [i for i, st in steps if st.action.startswith("zgd.take-") and st.args.get("p") == SEAT]
+    picks = [[x for x in (trace.steps[i].args.get("x"), trace.steps[i].args.get("y")) if x not in (None, "no_sponsor")] for i in takes]
+    phases = [sum(j < i for j in takes) for i, st in steps
+              if st.action == "zgd.sponsor-reward" and st.args.get("p") == SEAT and not st.args["t"]]
+    assert len(phases) >= 5 and any(p for xs in picks for p in xs if pile[p] in ("draft_secluded", "secluded_deck"))
+
+    def fits(card, x):
+        kind, big = catalogue[card]["kind"], size[x] == "big"
+        if pile[x] in ("draft_secluded", "secluded_deck"):
+            return kind == ("secluded_large" if big else "secluded")
+        return not kind.startswith("secluded") and kind.endswith("_large" if big else "_small")
+    free, named = [c for c in catalogue if c != "no_card"], []  # a fitting card for each pick, in order
+    for u, xs in enumerate(picks, 1):
+        for j, x in enumerate(xs, 1):
+            named.append((u, j, next(c for c in free if fits(c, x))))
+            free.remove(named[-1][2])
+    flipped = []  # each reward flips the earliest card held and not yet flipped
+    for phase in phases:
+        flipped.append(next((u, j, c) for u, j, c in named if u <= phase and c not in [f[2] for f in flipped]))
+    cards, rewards = ",".join(c for _, _, c in named), ",".join(c for _, _, c in flipped)
+    out = tmp_path / "seat.json"
+    args = ["draft-deal", str(path), "--seat", str(SEAT), "--tiles", TEN_TILES]
+    assert main(args + ["--sponsors", cards, "--rewarded", rewards, "--out", str(out)]) == 0
+    deal = json.loads(out.read_text())
+    assert {(int(u), int(j), c) for u, js in deal["scard"].items() for j, c in js.items() if c != "no_card"} == set(named)
+    assert {(int(u), int(j)): p for u, js in deal["rewarded"].items() for j, p in js.items() if p} == \
+        {(u, j): phase for (u, j, _), phase in zip(flipped, phases)}
+    capsys.readouterr()
+    # refused: a card of the wrong size for its pick, a reward for a card not yet taken, too few rewards, rewards alone
+    u, j, first = named[0]
+    wrong = next(c for c in catalogue if c != "no_card" and c not in cards.split(",") and not fits(c, picks[u - 1][j - 1]))
+    late = named[-1][2]
+    for bad, why in (([cards.replace(first, wrong, 1), rewards.replace(first, wrong)], f"turn 1's card 1 is a {size[picks[0][0]]}"),
+                     ([cards, ",".join([late] + rewards.split(",")[1:])], f"{late} is not a card seat {SEAT} held unrewarded"),
+                     ([cards, rewards.rsplit(",", 1)[0]], f"seat {SEAT} flipped {len(phases)} sponsor card(s)")):
+        assert main(args + ["--sponsors", bad[0], "--rewarded", bad[1]]) == 2
+        assert why in capsys.readouterr().err
+    assert main(args + ["--rewarded", rewards]) == 2
+    assert "name the cards taken too" in capsys.readouterr().err
+
+
+def test_a_world_exhibits_reward_is_claimed_only_once_its_request_is_met(tmp_path, capsys):
+    """The World Exhibits deal names its sponsor cards and two claimed rewards (ss12's in phase 4,
+    sp01's in phase 10); with the layout given a zoo meeting both requests is found and certified.
+    Claim sp10's reward too, in phase 9: it asks for two animals of its African icon, and the deal
+    brings one African animal in all, so no finished record exists (UNSAT with no goal)."""
+    import yaml
+    layout = {n: json.loads((MULTI / "first-game-tiles.plan.json").read_text())["record"][n] for n in ("at", "side", "turned")}
+    (tmp_path / "layout.json").write_text(json.dumps(layout))
+    deal = yaml.safe_load((MULTI / "world-exhibits.yaml").read_text())
+    assert deal["scard"]["9"]["1"] == "sp10" and deal["rewarded"]["9"]["1"] == 0
+    for rewarded, code in ((0, 0), (9, 1)):
+        deal["rewarded"]["9"]["1"] = rewarded
+        (tmp_path / "deal.json").write_text(json.dumps(deal))
+        assert main(["solve", "zoo-ography", "--with", "multiplayer,world_exhibits", "--deal", str(tmp_path / "deal.json"),
+                     "--given", str(tmp_path / "layout.json"), "--target", "-40", "--json"]) == code
+        out = json.loads(capsys.readouterr().out)
+        assert out["status"] == ("reachable", "unreachable")[code]
+        if code == 0:
+            assert out["record"]["rewarded"]["4"]["1"] == 4 and out["record"]["rewarded"]["10"]["1"] == 10
+        else:
+            assert out["reason"].startswith("no finished record at all")
+
+
 def test_a_world_exhibits_zoo_keeps_each_region_to_itself(tmp_path, capsys):
     """The World Exhibits deal (first-game tiles, turn 9 a large African sponsor) with its layout
     given: the sponsor given on pt4 (0,0) in phase 9, a zoo is found and certified, and nothing

@@ -63,6 +63,12 @@ def add_parser(sub):
     d.add_argument("--regions", metavar="REGION,...",
                    help="a World Exhibits draft: the region of each general sponsor card the player took, in order "
                         "(the draft knows a card's size, not its region)")
+    d.add_argument("--sponsors", metavar="CARD,...",
+                   help="a World Exhibits draft, instead of --regions: the sponsor card of each card the player took, general "
+                        "and secluded, in order (ids of the zoo spec's sponsor_card, e.g. sp06); their icons are the regions")
+    d.add_argument("--rewarded", metavar="CARD,...",
+                   help="with --sponsors: the card each of the player's card-reward moves flipped, in order; the zoo then "
+                        "checks that card's request in that build phase")
     d.add_argument("--out", metavar="FILE", help="write the deal here (JSON, which `solve --deal` reads); default: print it")
     d.set_defaults(fn=cmd_draft_deal)
     r = sub.add_parser("draft-result", help="a played multiplayer draft and one zoo plan per seat, checked against each other; the winner")
@@ -217,9 +223,10 @@ def cmd_draft_deal(args) -> int:
     zoo = load_game("zoo-ography", None, switched)
     start = zoo.state_to_json(zoo.start_state())
     tiles = [t.strip() for t in args.tiles.split(",") if t.strip()]
-    regions = [r.strip() for r in (args.regions or "").split(",") if r.strip()]
+    regions, sponsors, rewarded = ([r.strip() for r in (a or "").split(",") if r.strip()]
+                                   for a in (args.regions, args.sponsors, args.rewarded))
     raw = draft_deals.deal_from_draft(zoo, trace, args.seat, tiles, start["goal"], args.card or start["card"], args.advanced,
-                                      args.mono or "no_monorail", regions)
+                                      args.mono or "no_monorail", regions, sponsors, rewarded)
     deal = puzzle.deal_from_data(zoo, raw, args.trace)
     if args.objectives:
         deal = puzzle.with_objectives(zoo, deal, args.objectives)
