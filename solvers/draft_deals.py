@@ -97,20 +97,27 @@ def sponsor_track(trace, seat: int) -> tuple[list[bool], list[bool]]:
     return wider, coined
 
 
-def card_rewards(trace, seat: int) -> list[int]:
-    """World Exhibits: the build phase of each of `seat`'s reward moves that flipped a sponsor card
-    (not a region marker), in order — the number of the seat's takes before the move."""
+def card_rewards(trace, seat: int) -> list[tuple[int, int]]:
+    """World Exhibits: each of `seat`'s reward moves that flipped a sponsor card (not a region
+    marker), in order, as (its build phase — the number of the seat's takes before the move —,
+    the spaces it moved the tracker)."""
     takes = [i for i, _ in _takes(trace, seat)]
-    return [sum(1 for j in takes if j < i) for i, st in enumerate(trace.steps)
+    return [(sum(1 for j in takes if j < i), st.args.get("r")) for i, st in enumerate(trace.steps)
             if st.action == "zgd.sponsor-reward" and st.args.get("p") == seat and not st.args.get("t")]
 
 
-def named_cards(zoo_game, trace, seat: int, sponsors: list[str], rewarded: list[str]) -> tuple[list[str], dict, dict]:
+def _per_slot(turns: int, value) -> dict:
+    """A deal map over (turn, card slot) holding `value` everywhere, in the JSON form."""
+    return {str(u): {"1": value, "2": value} for u in range(1, turns + 1)}
+
+
+def named_cards(zoo_game, trace, seat: int, sponsors: list[str], rewarded: list[str]) -> tuple[list[str], dict, dict, dict]:
     """The caller's sponsor cards for `seat`'s takes, checked against the draft: one per card taken,
     in order, each in the zoo spec's catalogue once, a secluded card for a secluded pick and a
     general one otherwise, of the pick's size. Returns the regions of the general ones, and the
-    deal's `scard` and `rewarded` (each card-reward move names a card already taken and not yet
-    rewarded)."""
+    deal's `scard`, `rewarded` and `rboth`: each card-reward move names a card already taken and
+    not yet rewarded, and moved the tracker by the card's icons (a secluded card's `icons2` when
+    claimed for both conditions)."""
     catalogue = zoo_game.consts["sponsor_card"][1]
     secluded = set(zoo_game.consts["secluded_kinds"][1])
     picks = sponsors_of(trace, seat)
@@ -119,7 +126,7 @@ def named_cards(zoo_game, trace, seat: int, sponsors: list[str], rewarded: list[
     if len(set(sponsors)) != len(sponsors):
         raise StateError("--sponsors names a card twice; each card is taken once")
     cards, regions, turn_of = iter(sponsors), [], {}
-    scard = {str(u): {"1": "no_card", "2": "no_card"} for u in range(1, len(picks) + 1)}
+    scard = _per_slot(len(picks), "no_card")
     for u, take in enumerate(picks, 1):
         for j, (is_secluded, size) in enumerate(take, 1):
             s = next(cards)
@@ -132,16 +139,21 @@ def named_cards(zoo_game, trace, seat: int, sponsors: list[str], rewarded: list[
                                  f"sponsor in the draft; {s} is {kind}")
             scard[str(u)][str(j)], turn_of[s] = s, (u, j)
             regions += [] if is_secluded else [kind[: -len(suffix)]]
-    phases = card_rewards(trace, seat)
-    if len(rewarded) != len(phases):
-        raise StateError(f"--rewarded names {len(rewarded)} card(s); seat {seat} flipped {len(phases)} sponsor card(s) "
+    moves = card_rewards(trace, seat)
+    if len(rewarded) != len(moves):
+        raise StateError(f"--rewarded names {len(rewarded)} card(s); seat {seat} flipped {len(moves)} sponsor card(s) "
                          "for their rewards, and the zoo checks each one's request")
-    done = {str(u): {"1": 0, "2": 0} for u in range(1, len(picks) + 1)}
-    for s, phase in zip(rewarded, phases):
+    done, both = _per_slot(len(picks), 0), _per_slot(len(picks), False)
+    for s, (phase, spaces) in zip(rewarded, moves):
         if s not in turn_of or turn_of[s][0] > phase or done[str(turn_of[s][0])][str(turn_of[s][1])]:
             raise StateError(f"--rewarded: {s} is not a card seat {seat} held unrewarded in build phase {phase}")
-        done[str(turn_of[s][0])][str(turn_of[s][1])] = phase
-    return regions, scard, done
+        card = catalogue[s]
+        if spaces not in (card["icons"], card["icons2"] or card["icons"]):
+            raise StateError(f"--rewarded: the reward in build phase {phase} moved the tracker {spaces} space(s); {s} gives "
+                             + (f"{card['icons']}, or {card['icons2']} for both conditions" if card["icons2"] else str(card["icons"])))
+        u, j = (str(x) for x in turn_of[s])
+        done[u][j], both[u][j] = phase, spaces != card["icons"]
+    return regions, scard, done, both
 
 
 def regions_of(zoo_game) -> list[str]:
@@ -172,8 +184,7 @@ def deal_from_draft(zoo_game, trace, seat: int, tiles: list[str], goal: dict, ca
     if sponsors:
         if regions:
             raise StateError("--regions and --sponsors both name the regions: give the cards only")
-        regions, scard, done = named_cards(zoo_game, trace, seat, list(sponsors), list(rewarded or []))
-        named = (scard, done)
+        regions, *named = named_cards(zoo_game, trace, seat, list(sponsors), list(rewarded or []))  # named: scard, rewarded, rboth
     if "world_exhibits" in switched:
         wanted = general_sponsors(trace, seat)
         if len(regions) != wanted:
@@ -201,6 +212,5 @@ def deal_from_draft(zoo_game, trace, seat: int, tiles: list[str], goal: dict, ca
         wider, coined = sponsor_track(trace, seat)
         deal["wider"] = {str(u): w for u, w in enumerate(wider, 1)}
         deal["coined"] = {str(u): c for u, c in enumerate(coined, 1)}
-        no_cards = {str(u): {"1": "no_card", "2": "no_card"} for u in range(1, n + 1)}
-        deal["scard"], deal["rewarded"] = named or (no_cards, {str(u): {"1": 0, "2": 0} for u in range(1, n + 1)})
+        deal["scard"], deal["rewarded"], deal["rboth"] = named or (_per_slot(n, "no_card"), _per_slot(n, 0), _per_slot(n, False))
     return deal

@@ -318,8 +318,9 @@ def test_a_world_exhibits_draft_names_its_sponsor_cards_and_the_rewards_they_gav
     """`draft-deal --sponsors --rewarded`: the caller names each sponsor card the seat took (from
     the zoo spec's catalogue) and the card each of its card-reward moves flipped. The cards must
     fit the draft's picks (secluded or general, and size); a reward's build phase is the number of
-    the seat's takes before its move, and the card must be held unrewarded by then. The deal names
-    the cards per turn, and the zoo spec's deal rules accept it (exit 0)."""
+    the seat's takes before its move, the card must be held unrewarded by then, and the move's
+    spaces must be the card's icons (a secluded card's `icons2`: claimed for both conditions). The
+    deal names the cards per turn, and the zoo spec's deal rules accept it (exit 0)."""
     SEAT = 2
     trace, path = _played_draft(tmp_path, players=3, seed=4, world_exhibits=True)
     draft, zoo = trace.game, game(SPEC).with_readings({}, {"multiplayer": True, "world_exhibits": True})
@@ -328,23 +329,28 @@ def test_a_world_exhibits_draft_names_its_sponsor_cards_and_the_rewards_they_gav
     steps = list(enumerate(trace.steps))
     takes = [i for i, st in steps if st.action.startswith("zgd.take-") and st.args.get("p") == SEAT]
     picks = [[x for x in (trace.steps[i].args.get("x"), trace.steps[i].args.get("y")) if x not in (None, "no_sponsor")] for i in takes]
-    phases = [sum(j < i for j in takes) for i, st in steps
-              if st.action == "zgd.sponsor-reward" and st.args.get("p") == SEAT and not st.args["t"]]
+    moves = [(sum(j < i for j in takes), st.args["r"]) for i, st in steps
+             if st.action == "zgd.sponsor-reward" and st.args.get("p") == SEAT and not st.args["t"]]
+    phases = [phase for phase, _ in moves]
     assert len(phases) >= 5 and any(p for xs in picks for p in xs if pile[p] in ("draft_secluded", "secluded_deck"))
 
-    def fits(card, x):
+    def fits(card, x, spaces=None):
         kind, big = catalogue[card]["kind"], size[x] == "big"
+        if spaces and spaces not in (catalogue[card]["icons"], catalogue[card]["icons2"]):
+            return False
         if pile[x] in ("draft_secluded", "secluded_deck"):
             return kind == ("secluded_large" if big else "secluded")
         return not kind.startswith("secluded") and kind.endswith("_large" if big else "_small")
-    free, named = [c for c in catalogue if c != "no_card"], []  # a fitting card for each pick, in order
-    for u, xs in enumerate(picks, 1):
-        for j, x in enumerate(xs, 1):
-            named.append((u, j, next(c for c in free if fits(c, x))))
-            free.remove(named[-1][2])
-    flipped = []  # each reward flips the earliest card held and not yet flipped
-    for phase in phases:
-        flipped.append(next((u, j, c) for u, j, c in named if u <= phase and c not in [f[2] for f in flipped]))
+    slots = [(u, j, x) for u, xs in enumerate(picks, 1) for j, x in enumerate(xs, 1)]
+    flips = {}  # each reward flips the earliest card held and not yet flipped
+    for phase, spaces in moves:
+        flips[next(s for s in slots if s[0] <= phase and s not in flips)] = spaces
+    free, named = [c for c in catalogue if c != "no_card"], []  # a card for each pick, in order, giving its reward's spaces
+    for u, j, x in slots:
+        named.append((u, j, next(c for c in free if fits(c, x, flips.get((u, j, x))))))
+        free.remove(named[-1][2])
+    card_of = {(u, j): c for u, j, c in named}
+    flipped = [(u, j, card_of[u, j]) for u, j, _ in flips]
     cards, rewards = ",".join(c for _, _, c in named), ",".join(c for _, _, c in flipped)
     out = tmp_path / "seat.json"
     args = ["draft-deal", str(path), "--seat", str(SEAT), "--tiles", TEN_TILES]
@@ -353,14 +359,26 @@ def test_a_world_exhibits_draft_names_its_sponsor_cards_and_the_rewards_they_gav
     assert {(int(u), int(j), c) for u, js in deal["scard"].items() for j, c in js.items() if c != "no_card"} == set(named)
     assert {(int(u), int(j)): p for u, js in deal["rewarded"].items() for j, p in js.items() if p} == \
         {(u, j): phase for (u, j, _), phase in zip(flipped, phases)}
+    assert {(int(u), int(j)) for u, js in deal["rboth"].items() for j, b in js.items() if b} == \
+        {(u, j) for (u, j, c), (_, spaces) in zip(flipped, moves) if spaces != catalogue[c]["icons"]}
+    assert any(b for js in deal["rboth"].values() for b in js.values())  # a secluded card rewarded for both conditions
     capsys.readouterr()
-    # refused: a card of the wrong size for its pick, a reward for a card not yet taken, too few rewards, rewards alone
+    # refused: a card of the wrong size for its pick, a reward for a card not yet taken, too few rewards, a reward of
+    # other spaces than its card's icons, rewards alone
     u, j, first = named[0]
+
+    def other_icons(cards, rewards):
+        """A rewarded card traded for an untaken one of its kind whose reward is another size."""
+        old, new = next((old, c) for (_, _, old), (_, spaces) in zip(flipped, moves) for c in catalogue
+                        if c not in cards.split(",") and catalogue[c]["kind"] == catalogue[old]["kind"]
+                        and spaces not in (catalogue[c]["icons"], catalogue[c]["icons2"]))
+        return [",".join(new if c == old else c for c in cards.split(",")), ",".join(new if c == old else c for c in rewards.split(","))]
     wrong = next(c for c in catalogue if c != "no_card" and c not in cards.split(",") and not fits(c, picks[u - 1][j - 1]))
     late = named[-1][2]
     for bad, why in (([cards.replace(first, wrong, 1), rewards.replace(first, wrong)], f"turn 1's card 1 is a {size[picks[0][0]]}"),
                      ([cards, ",".join([late] + rewards.split(",")[1:])], f"{late} is not a card seat {SEAT} held unrewarded"),
-                     ([cards, rewards.rsplit(",", 1)[0]], f"seat {SEAT} flipped {len(phases)} sponsor card(s)")):
+                     ([cards, rewards.rsplit(",", 1)[0]], f"seat {SEAT} flipped {len(phases)} sponsor card(s)"),
+                     (other_icons(cards, rewards), "moved the tracker")):
         assert main(args + ["--sponsors", bad[0], "--rewarded", bad[1]]) == 2
         assert why in capsys.readouterr().err
     assert main(args + ["--rewarded", rewards]) == 2
