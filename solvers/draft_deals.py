@@ -97,13 +97,21 @@ def sponsor_track(trace, seat: int) -> tuple[list[bool], list[bool]]:
     return wider, coined
 
 
-def card_rewards(trace, seat: int) -> list[tuple[int, int]]:
-    """World Exhibits: each of `seat`'s reward moves that flipped a sponsor card (not a region
-    marker), in order, as (its build phase — the number of the seat's takes before the move —,
-    the spaces it moved the tracker)."""
+def card_rewards(trace, seat: int, markers: bool = False) -> list[tuple[int, int]]:
+    """World Exhibits: each of `seat`'s reward moves that flipped a sponsor card (or with
+    `markers`, a region marker), in order, as (its build phase — the number of the seat's takes
+    before the move —, the spaces it moved the tracker)."""
     takes = [i for i, _ in _takes(trace, seat)]
     return [(sum(1 for j in takes if j < i), st.args.get("r")) for i, st in enumerate(trace.steps)
-            if st.action == "zgd.sponsor-reward" and st.args.get("p") == seat and not st.args.get("t")]
+            if st.action == "zgd.sponsor-reward" and st.args.get("p") == seat and bool(st.args.get("t")) == markers]
+
+
+def marked_of(trace, seat: int) -> list[list[bool]]:
+    """World Exhibits: for each take's sponsor cards (as `sponsors_of`), whether the card carried
+    a region marker (the draft's pile of the pick: its marked general sponsors)."""
+    pile = trace.game.consts["pick_from"][1]
+    return [[pile[x] == "draft_marked" for x in (st.args.get("x"), st.args.get("y")) if x not in (None, "no_sponsor")]
+            for _, st in _takes(trace, seat)]
 
 
 def _per_slot(turns: int, value) -> dict:
@@ -111,13 +119,15 @@ def _per_slot(turns: int, value) -> dict:
     return {str(u): {"1": value, "2": value} for u in range(1, turns + 1)}
 
 
-def named_cards(zoo_game, trace, seat: int, sponsors: list[str], rewarded: list[str]) -> tuple[list[str], dict, dict, dict]:
+def named_cards(zoo_game, trace, seat: int, sponsors: list[str], rewarded: list[str], markers: list[str]) -> tuple[list[str], dict, dict, dict, dict, dict]:
     """The caller's sponsor cards for `seat`'s takes, checked against the draft: one per card taken,
     in order, each in the zoo spec's catalogue once, a secluded card for a secluded pick and a
     general one otherwise, of the pick's size. Returns the regions of the general ones, and the
     deal's `scard`, `rewarded` and `rboth`: each card-reward move names a card already taken and
     not yet rewarded, and moved the tracker by the card's icons (a secluded card's `icons2` when
-    claimed for both conditions)."""
+    claimed for both conditions) — and `mtook` and `mrewarded`: a marked card brought its region's
+    marker, and each marker-reward move names the region of a marker held and not yet rewarded,
+    and moved the tracker by the marker's icons."""
     catalogue = zoo_game.consts["sponsor_card"][1]
     secluded = set(zoo_game.consts["secluded_kinds"][1])
     picks = sponsors_of(trace, seat)
@@ -153,7 +163,42 @@ def named_cards(zoo_game, trace, seat: int, sponsors: list[str], rewarded: list[
                              + (f"{card['icons']}, or {card['icons2']} for both conditions" if card["icons2"] else str(card["icons"])))
         u, j = (str(x) for x in turn_of[s])
         done[u][j], both[u][j] = phase, spaces != card["icons"]
-    return regions, scard, done, both
+    return (regions, scard, done, both) + region_markers(zoo_game, trace, seat, [[scard[str(u)][str(j)] for j in range(1, len(m) + 1)]
+                                                                                  for u, m in enumerate(marked_of(trace, seat), 1)], markers)
+
+
+def region_markers(zoo_game, trace, seat: int, cards: list[list[str]], markers: list[str]) -> tuple[dict, dict]:
+    """The deal's `mtook` and `mrewarded` (keyed by region number, `region_of`): the turn each
+    marked card of `cards` (per take, the caller's) brought its region's marker, and the build
+    phase of each marker-reward move, whose region the caller names (`markers`, in order)."""
+    catalogue, region_of = zoo_game.consts["sponsor_card"][1], zoo_game.consts["region_of"][1]
+    number = {name: region_of[f"{name}_small"] for name in regions_of(zoo_game)}
+    took = {str(r): 0 for r in zoo_game.domains["region"].atoms}  # the sharing icon (world) is no region
+    for u, (marks, named) in enumerate(zip(marked_of(trace, seat), cards), 1):
+        for marked, s in zip(marks, named):
+            if marked:
+                r = str(region_of[catalogue[s]["kind"]])
+                if r not in took:
+                    raise StateError(f"--sponsors: {s} carried a region marker on turn {u}, but it is {catalogue[s]['kind']}, "
+                                     "of no region (a marker lies on a card of its region)")
+                if took[r]:
+                    raise StateError(f"--sponsors: {s} carried a region marker on turn {u}, but that region's one marker "
+                                     f"came on turn {took[r]}")
+                took[r] = u
+    moves = card_rewards(trace, seat, markers=True)
+    if len(markers) != len(moves):
+        raise StateError(f"--markers names {len(markers)} region(s); seat {seat} flipped {len(moves)} region marker(s) for "
+                         "their rewards, and the zoo checks each one's request")
+    done = {r: 0 for r in took}
+    for name, (phase, spaces) in zip(markers, moves):
+        r = str(number.get(name, 0))
+        if r not in took or not 0 < took[r] <= phase or done[r]:
+            raise StateError(f"--markers: seat {seat} held no unrewarded {name} marker in build phase {phase}")
+        if spaces != zoo_game.consts["marker_card"][1][int(r)]["icons"]:
+            raise StateError(f"--markers: the reward in build phase {phase} moved the tracker {spaces} space(s); the {name} "
+                             f"marker gives {zoo_game.consts['marker_card'][1][int(r)]['icons']}")
+        done[r] = phase
+    return took, done
 
 
 def regions_of(zoo_game) -> list[str]:
@@ -163,7 +208,7 @@ def regions_of(zoo_game) -> list[str]:
 
 def deal_from_draft(zoo_game, trace, seat: int, tiles: list[str], goal: dict, card: str, advanced: bool = False,
                     mono: str = "no_monorail", regions: list[str] | None = None, sponsors: list[str] | None = None,
-                    rewarded: list[str] | None = None) -> dict:
+                    rewarded: list[str] | None = None, markers: list[str] | None = None) -> dict:
     """The multiplayer deal (JSON form) of `seat`'s zoo: `tiles` taken on its turns, the actions,
     animals and tracks the trace shows, the objectives, layout card and monorail layout given —
     with World Exhibits also the region of each general sponsor card taken, in order (or the cards
@@ -177,14 +222,15 @@ def deal_from_draft(zoo_game, trace, seat: int, tiles: list[str], goal: dict, ca
         if bool(trace.game.switches.get(s)) != bool(zoo_game.switches.get(s)):
             raise StateError(f"the draft and the zoo spec disagree on {s}: turn it on for both or neither")
     regions, named = list(regions or []), None
-    if (sponsors or rewarded) and "world_exhibits" not in switched:
-        raise StateError("--sponsors and --rewarded are for a World Exhibits draft; this one is played without it")
-    if rewarded and not sponsors:
-        raise StateError("--rewarded names cards of --sponsors: name the cards taken too")
+    if (sponsors or rewarded or markers) and "world_exhibits" not in switched:
+        raise StateError("--sponsors, --rewarded and --markers are for a World Exhibits draft; this one is played without it")
+    if (rewarded or markers) and not sponsors:
+        raise StateError("--rewarded and --markers name cards and markers of --sponsors: name the cards taken too")
     if sponsors:
         if regions:
             raise StateError("--regions and --sponsors both name the regions: give the cards only")
-        regions, *named = named_cards(zoo_game, trace, seat, list(sponsors), list(rewarded or []))  # named: scard, rewarded, rboth
+        regions, *named = named_cards(zoo_game, trace, seat, list(sponsors), list(rewarded or []), list(markers or []))
+        # named: scard, rewarded, rboth, mtook, mrewarded
     if "world_exhibits" in switched:
         wanted = general_sponsors(trace, seat)
         if len(regions) != wanted:
@@ -212,5 +258,7 @@ def deal_from_draft(zoo_game, trace, seat: int, tiles: list[str], goal: dict, ca
         wider, coined = sponsor_track(trace, seat)
         deal["wider"] = {str(u): w for u, w in enumerate(wider, 1)}
         deal["coined"] = {str(u): c for u, c in enumerate(coined, 1)}
-        deal["scard"], deal["rewarded"], deal["rboth"] = named or (_per_slot(n, "no_card"), _per_slot(n, 0), _per_slot(n, False))
+        no_markers = {str(r): 0 for r in zoo_game.domains["region"].atoms}
+        deal["scard"], deal["rewarded"], deal["rboth"], deal["mtook"], deal["mrewarded"] = named or (
+            _per_slot(n, "no_card"), _per_slot(n, 0), _per_slot(n, False), no_markers, dict(no_markers))
     return deal

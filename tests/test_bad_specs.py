@@ -55,6 +55,19 @@ def test_a_switch_resizes_a_range_domain(switches, last):
     assert g.domains["turn"].atoms == list(range(1, last + 1))
 
 
+def test_component_data_keyed_by_numbers_a_switch_adds_is_read_without_them():
+    """A constant keyed by a range the switch widens (Zoo-ography's region markers, one per
+    region World Exhibits adds): without the switch its extra entries are left out, as an enum's
+    are; a number no switch adds is still an error."""
+    spec = RESIZED.replace("state:", "  constants:\n    late: {type: \"map[turn] int\", value: {%s}}\nstate:")
+    keys = ", ".join(f"{n}: {n * 10}" for n in range(1, 13))
+    assert zoospec.loads(spec % keys).consts["late"][1] == {n: n * 10 for n in range(1, 10)}
+    assert zoospec.loads(spec % keys, switches={"longest": True}).consts["late"][1][12] == 120
+    with pytest.raises(zoospec.SpecError) as err:
+        zoospec.loads(spec % (keys + ", 13: 130"))
+    assert "key '13' is not a value of turn" in err.value.problems[0].message
+
+
 def test_two_switches_resizing_one_domain_are_refused_with_their_line():
     with pytest.raises(zoospec.SpecError) as err:
         zoospec.loads(RESIZED, switches={"longer": True, "longest": True})

@@ -315,29 +315,36 @@ def test_a_world_exhibits_draft_gives_a_zoo_deal_with_the_regions_named(tmp_path
 
 
 def test_a_world_exhibits_draft_names_its_sponsor_cards_and_the_rewards_they_gave(tmp_path, capsys):
-    """`draft-deal --sponsors --rewarded`: the caller names each sponsor card the seat took (from
-    the zoo spec's catalogue) and the card each of its card-reward moves flipped. The cards must
-    fit the draft's picks (secluded or general, and size); a reward's build phase is the number of
-    the seat's takes before its move, the card must be held unrewarded by then, and the move's
-    spaces must be the card's icons (a secluded card's `icons2`: claimed for both conditions). The
-    deal names the cards per turn, and the zoo spec's deal rules accept it (exit 0)."""
+    """`draft-deal --sponsors --rewarded --markers`: the caller names each sponsor card the seat
+    took (from the zoo spec's catalogue), the card each of its card-reward moves flipped and the
+    region of the marker each marker-reward move flipped. The cards must fit the draft's picks
+    (secluded or general, and size); a reward's build phase is the number of the seat's takes
+    before its move, the card or marker must be held unrewarded by then (a marker comes with the
+    marked card of its region), and the move's spaces must be its icons (a secluded card's
+    `icons2`: claimed for both conditions). The deal names the cards per turn and the markers per
+    region, and the zoo spec's deal rules accept it (exit 0)."""
     SEAT = 2
     trace, path = _played_draft(tmp_path, players=3, seed=4, world_exhibits=True)
     draft, zoo = trace.game, game(SPEC).with_readings({}, {"multiplayer": True, "world_exhibits": True})
     pile, size = draft.consts["pick_from"][1], draft.consts["pick_size"][1]
-    catalogue = zoo.consts["sponsor_card"][1]
+    catalogue, marker, region_of = (zoo.consts[n][1] for n in ("sponsor_card", "marker_card", "region_of"))
     steps = list(enumerate(trace.steps))
     takes = [i for i, st in steps if st.action.startswith("zgd.take-") and st.args.get("p") == SEAT]
     picks = [[x for x in (trace.steps[i].args.get("x"), trace.steps[i].args.get("y")) if x not in (None, "no_sponsor")] for i in takes]
     moves = [(sum(j < i for j in takes), st.args["r"]) for i, st in steps
              if st.action == "zgd.sponsor-reward" and st.args.get("p") == SEAT and not st.args["t"]]
+    mmoves = [(sum(j < i for j in takes), st.args["r"]) for i, st in steps
+              if st.action == "zgd.sponsor-reward" and st.args.get("p") == SEAT and st.args["t"]]
     phases = [phase for phase, _ in moves]
     assert len(phases) >= 5 and any(p for xs in picks for p in xs if pile[p] in ("draft_secluded", "secluded_deck"))
+    assert mmoves and any(pile[x] == "draft_marked" for xs in picks for x in xs)
 
-    def fits(card, x, spaces=None):
+    def fits(card, x, spaces=None, marker_spaces=None):
         kind, big = catalogue[card]["kind"], size[x] == "big"
         if spaces and spaces not in (catalogue[card]["icons"], catalogue[card]["icons2"]):
             return False
+        if pile[x] == "draft_marked" and (region_of[kind] not in marker or marker_spaces not in (None, marker[region_of[kind]]["icons"])):
+            return False  # a marker lies on a card of its region, and gives its own reward
         if pile[x] in ("draft_secluded", "secluded_deck"):
             return kind == ("secluded_large" if big else "secluded")
         return not kind.startswith("secluded") and kind.endswith("_large" if big else "_small")
@@ -345,17 +352,24 @@ def test_a_world_exhibits_draft_names_its_sponsor_cards_and_the_rewards_they_gav
     flips = {}  # each reward flips the earliest card held and not yet flipped
     for phase, spaces in moves:
         flips[next(s for s in slots if s[0] <= phase and s not in flips)] = spaces
-    free, named = [c for c in catalogue if c != "no_card"], []  # a card for each pick, in order, giving its reward's spaces
+    mflips = {}  # likewise each marker reward, of the markers the marked cards brought
+    for phase, spaces in mmoves:
+        mflips[next(s for s in slots if pile[s[2]] == "draft_marked" and s[0] <= phase and s not in mflips)] = spaces
+    free, named = [c for c in catalogue if c != "no_card"], []  # a card for each pick, in order, giving its rewards' spaces
     for u, j, x in slots:
-        named.append((u, j, next(c for c in free if fits(c, x, flips.get((u, j, x))))))
+        named.append((u, j, next(c for c in free if fits(c, x, flips.get((u, j, x)), mflips.get((u, j, x))))))
         free.remove(named[-1][2])
     card_of = {(u, j): c for u, j, c in named}
     flipped = [(u, j, card_of[u, j]) for u, j, _ in flips]
     cards, rewards = ",".join(c for _, _, c in named), ",".join(c for _, _, c in flipped)
+    region = {(u, j): region_of[catalogue[card_of[u, j]]["kind"]] for u, j, x in slots if pile[x] == "draft_marked"}
+    markers = ",".join(catalogue[card_of[u, j]]["kind"].rsplit("_", 1)[0] for u, j, _ in mflips)
     out = tmp_path / "seat.json"
     args = ["draft-deal", str(path), "--seat", str(SEAT), "--tiles", TEN_TILES]
-    assert main(args + ["--sponsors", cards, "--rewarded", rewards, "--out", str(out)]) == 0
+    assert main(args + ["--sponsors", cards, "--rewarded", rewards, "--markers", markers, "--out", str(out)]) == 0
     deal = json.loads(out.read_text())
+    assert {int(r): u for r, u in deal["mtook"].items() if u} == {r: u for (u, _), r in region.items()}
+    assert {int(r): p for r, p in deal["mrewarded"].items() if p} == {region[u, j]: phase for (u, j, _), (phase, _) in zip(mflips, mmoves)}
     assert {(int(u), int(j), c) for u, js in deal["scard"].items() for j, c in js.items() if c != "no_card"} == set(named)
     assert {(int(u), int(j)): p for u, js in deal["rewarded"].items() for j, p in js.items() if p} == \
         {(u, j): phase for (u, j, _), phase in zip(flipped, phases)}
@@ -379,7 +393,20 @@ def test_a_world_exhibits_draft_names_its_sponsor_cards_and_the_rewards_they_gav
                      ([cards, ",".join([late] + rewards.split(",")[1:])], f"{late} is not a card seat {SEAT} held unrewarded"),
                      ([cards, rewards.rsplit(",", 1)[0]], f"seat {SEAT} flipped {len(phases)} sponsor card(s)"),
                      (other_icons(cards, rewards), "moved the tracker")):
-        assert main(args + ["--sponsors", bad[0], "--rewarded", bad[1]]) == 2
+        assert main(args + ["--sponsors", bad[0], "--rewarded", bad[1], "--markers", markers]) == 2
+        assert why in capsys.readouterr().err
+    # and a marker the seat never held, none named for its marker reward, a marked card of another region whose
+    # marker gives another reward, or rewards without the cards
+    unheld = next(n for n in ("africa", "asia", "americas", "europe", "oceania") if region_of[f"{n}_small"] not in region.values())
+    (u, j, x), spaces = next(iter(mflips.items()))
+    other = next(c for c in catalogue if c not in cards.split(",") and region_of[catalogue[c]["kind"]] in marker
+                 and marker[region_of[catalogue[c]["kind"]]]["icons"] != spaces and fits(c, x, flips.get((u, j, x))))
+    elsewhere = [cards.replace(card_of[u, j], other), rewards.replace(card_of[u, j], other),
+                 ",".join([catalogue[other]["kind"].rsplit("_", 1)[0]] + markers.split(",")[1:])]
+    for bad, why in ((["--sponsors", cards, "--rewarded", rewards, "--markers", unheld], f"held no unrewarded {unheld} marker"),
+                     (["--sponsors", cards, "--rewarded", rewards], f"flipped {len(mmoves)} region marker(s)"),
+                     (["--sponsors", elsewhere[0], "--rewarded", elsewhere[1], "--markers", elsewhere[2]], "marker gives")):
+        assert main(args + bad) == 2
         assert why in capsys.readouterr().err
     assert main(args + ["--rewarded", rewards]) == 2
     assert "name the cards taken too" in capsys.readouterr().err

@@ -69,6 +69,9 @@ def add_parser(sub):
     d.add_argument("--rewarded", metavar="CARD,...",
                    help="with --sponsors: the card each of the player's card-reward moves flipped, in order; the zoo then "
                         "checks that card's request in that build phase")
+    d.add_argument("--markers", metavar="REGION,...",
+                   help="with --sponsors: the region of the marker each of the player's marker-reward moves flipped, in order "
+                        "(a marker comes with the marked card of its region); the zoo checks that marker's request")
     d.add_argument("--out", metavar="FILE", help="write the deal here (JSON, which `solve --deal` reads); default: print it")
     d.set_defaults(fn=cmd_draft_deal)
     r = sub.add_parser("draft-result", help="a played multiplayer draft and one zoo plan per seat, checked against each other; the winner")
@@ -223,10 +226,10 @@ def cmd_draft_deal(args) -> int:
     zoo = load_game("zoo-ography", None, switched)
     start = zoo.state_to_json(zoo.start_state())
     tiles = [t.strip() for t in args.tiles.split(",") if t.strip()]
-    regions, sponsors, rewarded = ([r.strip() for r in (a or "").split(",") if r.strip()]
-                                   for a in (args.regions, args.sponsors, args.rewarded))
+    regions, sponsors, rewarded, markers = ([r.strip() for r in (a or "").split(",") if r.strip()]
+                                            for a in (args.regions, args.sponsors, args.rewarded, args.markers))
     raw = draft_deals.deal_from_draft(zoo, trace, args.seat, tiles, start["goal"], args.card or start["card"], args.advanced,
-                                      args.mono or "no_monorail", regions, sponsors, rewarded)
+                                      args.mono or "no_monorail", regions, sponsors, rewarded, markers)
     deal = puzzle.deal_from_data(zoo, raw, args.trace)
     if args.objectives:
         deal = puzzle.with_objectives(zoo, deal, args.objectives)

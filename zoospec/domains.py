@@ -11,6 +11,7 @@ from .types import AtomT, IntT, MapT, RecordT, SetT, Type, _Named
 class Domain:
     name: str
     atoms: list
+    dormant: frozenset = frozenset()
 
     def __init__(self):
         self._index = {a: i for i, a in enumerate(self.atoms)}
@@ -46,6 +47,10 @@ class Domain:
             return value
         raise KeyError(value)
 
+    def asleep(self, value) -> bool:
+        """Whether a JSON value (or key) names an atom only a switch now off adds (`dormant`)."""
+        return isinstance(value, str) and value in self.dormant
+
 
 class EnumDomain(Domain):
     """Named atoms. `dormant` are the atoms a switch that is off would add (`with`): component
@@ -78,11 +83,21 @@ class GridDomain(Domain):
 
 
 class RangeDomain(Domain):
-    def __init__(self, lo: int, hi: int, name: str | None = None):
+    """The integers lo..hi. `dormant` are those a switch that is off would add (a named range's
+    `with`), so component data keyed by them is dropped, as for an enum's."""
+
+    def __init__(self, lo: int, hi: int, name: str | None = None, dormant=()):
         self.name = name or f"int[{lo}..{hi}]"
         self.lo, self.hi = lo, hi
         self.atoms = list(range(lo, hi + 1))
+        self.dormant = frozenset(dormant)
         super().__init__()
+
+    def asleep(self, value) -> bool:
+        try:
+            return not isinstance(value, bool) and int(value) in self.dormant
+        except (TypeError, ValueError):
+            return False
 
     def code(self, atom) -> int:
         return atom

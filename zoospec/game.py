@@ -550,7 +550,8 @@ class Loader:
                 if lo > hi + 1 or hi - lo > 100_000:  # lo == hi + 1: empty, e.g. a domain only a switch fills
                     self.err(p, f"range {lo}..{hi} must have lo <= hi + 1 (hi + 1: empty) and at most 100000 values")
                     continue
-                self.g.domains.add(RangeDomain(lo, hi, name))
+                wider = {n for a, b in [d["range"], *d.get("with", {}).values()] if b - a <= 100_000 for n in range(a, b + 1)}
+                self.g.domains.add(RangeDomain(lo, hi, name, wider - set(range(lo, hi + 1))))
             else:
                 grid = d["grid"]
                 if "rows" in grid:

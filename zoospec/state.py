@@ -18,8 +18,8 @@ from .types import AtomT, BoolT, IntT, MapT, RecordT, SetT, ShapeT, Type
 
 
 def _dormant(t: Type, value, domains) -> bool:
-    """Whether `value` is an atom that only a switch now off adds to t's domain (EnumDomain)."""
-    return isinstance(t, AtomT) and isinstance(value, str) and value in getattr(domains[t.domain], "dormant", ())
+    """Whether `value` is an atom that only a switch now off adds to t's domain."""
+    return isinstance(t, AtomT) and domains[t.domain].asleep(value)
 
 
 def from_json(value, t: Type, domains, where: str = "state", constant: bool = False, partial: bool = False):
@@ -63,7 +63,7 @@ def from_json(value, t: Type, domains, where: str = "state", constant: bool = Fa
             raise StateError(f"{where}: expected an object keyed by {d.name}, got {value!r}")
         out = {}
         for k, v in value.items():
-            if constant and k in getattr(d, "dormant", ()):
+            if constant and d.asleep(k):
                 continue
             try:
                 atom = d.from_json(k)
