@@ -10,8 +10,9 @@ per turn. With World Exhibits the draft knows each sponsor card's size and wheth
 (the take's own picks), not a general sponsor's region: the caller names those too, in the order
 the cards were taken — or names the cards themselves (`sponsors`, ids of the zoo spec's
 `sponsor_card` catalogue), whose icons are then the regions, and which card each of the seat's
-card-reward moves flipped (`rewarded`), so that the zoo checks each request in the build phase the
-reward came in. The turns with the extra plank and the sponsor track's coin are read off the
+card-reward moves flipped (`rewarded`) and the region of each marker a marker-reward move flipped
+(`markers`; a marker comes with the marked card of its region), so that the zoo checks each
+request in the build phase the reward came in. The turns with the extra plank and the sponsor track's coin are read off the
 trace's states (the draft's `planks_of`, and the coins a reward move gave).
 """
 from __future__ import annotations
