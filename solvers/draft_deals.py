@@ -120,15 +120,13 @@ def _per_slot(turns: int, value) -> dict:
     return {str(u): {"1": value, "2": value} for u in range(1, turns + 1)}
 
 
-def named_cards(zoo_game, trace, seat: int, sponsors: list[str], rewarded: list[str], markers: list[str]) -> tuple[list[str], dict, dict, dict, dict, dict]:
+def named_cards(zoo_game, trace, seat: int, sponsors: list[str], rewarded: list[str]) -> tuple[list[str], dict, dict, dict]:
     """The caller's sponsor cards for `seat`'s takes, checked against the draft: one per card taken,
     in order, each in the zoo spec's catalogue once, a secluded card for a secluded pick and a
     general one otherwise, of the pick's size. Returns the regions of the general ones, and the
     deal's `scard`, `rewarded` and `rboth`: each card-reward move names a card already taken and
     not yet rewarded, and moved the tracker by the card's icons (a secluded card's `icons2` when
-    claimed for both conditions) — and `mtook` and `mrewarded`: a marked card brought its region's
-    marker, and each marker-reward move names the region of a marker held and not yet rewarded,
-    and moved the tracker by the marker's icons."""
+    claimed for both conditions)."""
     catalogue = zoo_game.consts["sponsor_card"][1]
     secluded = set(zoo_game.consts["secluded_kinds"][1])
     picks = sponsors_of(trace, seat)
@@ -164,19 +162,20 @@ def named_cards(zoo_game, trace, seat: int, sponsors: list[str], rewarded: list[
                              + (f"{card['icons']}, or {card['icons2']} for both conditions" if card["icons2"] else str(card["icons"])))
         u, j = (str(x) for x in turn_of[s])
         done[u][j], both[u][j] = phase, spaces != card["icons"]
-    return (regions, scard, done, both) + region_markers(zoo_game, trace, seat, [[scard[str(u)][str(j)] for j in range(1, len(m) + 1)]
-                                                                                  for u, m in enumerate(marked_of(trace, seat), 1)], markers)
+    return regions, scard, done, both
 
 
-def region_markers(zoo_game, trace, seat: int, cards: list[list[str]], markers: list[str]) -> tuple[dict, dict]:
+def region_markers(zoo_game, trace, seat: int, scard: dict, markers: list[str]) -> tuple[dict, dict]:
     """The deal's `mtook` and `mrewarded` (keyed by region number, `region_of`): the turn each
-    marked card of `cards` (per take, the caller's) brought its region's marker, and the build
-    phase of each marker-reward move, whose region the caller names (`markers`, in order)."""
+    marked card of `scard` (the caller's cards, `named_cards`) brought its region's marker — one
+    per region — and the build phase of each marker-reward move, whose region the caller names
+    (`markers`, in order): a marker held and not yet rewarded, moving the tracker its icons."""
     catalogue, region_of = zoo_game.consts["sponsor_card"][1], zoo_game.consts["region_of"][1]
     number = {name: region_of[f"{name}_small"] for name in regions_of(zoo_game)}
     took = {str(r): 0 for r in zoo_game.domains["region"].atoms}  # the sharing icon (world) is no region
-    for u, (marks, named) in enumerate(zip(marked_of(trace, seat), cards), 1):
-        for marked, s in zip(marks, named):
+    for u, marks in enumerate(marked_of(trace, seat), 1):
+        for j, marked in enumerate(marks, 1):
+            s = scard[str(u)][str(j)]
             if marked:
                 r = str(region_of[catalogue[s]["kind"]])
                 if r not in took:
@@ -195,9 +194,10 @@ def region_markers(zoo_game, trace, seat: int, cards: list[list[str]], markers: 
         r = str(number.get(name, 0))
         if r not in took or not 0 < took[r] <= phase or done[r]:
             raise StateError(f"--markers: seat {seat} held no unrewarded {name} marker in build phase {phase}")
-        if spaces != zoo_game.consts["marker_card"][1][int(r)]["icons"]:
+        icons = zoo_game.consts["marker_card"][1][int(r)]["icons"]
+        if spaces != icons:
             raise StateError(f"--markers: the reward in build phase {phase} moved the tracker {spaces} space(s); the {name} "
-                             f"marker gives {zoo_game.consts['marker_card'][1][int(r)]['icons']}")
+                             f"marker gives {icons}")
         done[r] = phase
     return took, done
 
@@ -230,8 +230,8 @@ def deal_from_draft(zoo_game, trace, seat: int, tiles: list[str], goal: dict, ca
     if sponsors:
         if regions:
             raise StateError("--regions and --sponsors both name the regions: give the cards only")
-        regions, *named = named_cards(zoo_game, trace, seat, list(sponsors), list(rewarded or []), list(markers or []))
-        # named: scard, rewarded, rboth, mtook, mrewarded
+        regions, scard, done, both = named_cards(zoo_game, trace, seat, list(sponsors), list(rewarded or []))
+        named = (scard, done, both) + region_markers(zoo_game, trace, seat, scard, list(markers or []))
     if "world_exhibits" in switched:
         wanted = general_sponsors(trace, seat)
         if len(regions) != wanted:

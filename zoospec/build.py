@@ -171,7 +171,7 @@ class Builder:
             if sig.params:
                 raise BuildError(f"'{name}' takes {len(sig.params)} argument(s); call it as {name}(...)", n)
             return ir.Call(name, (), sig.result, loc)
-        asleep = [d.name for d in s.domains.by_name.values() if name in getattr(d, "dormant", ())]
+        asleep = [d.name for d in s.domains.by_name.values() if d.asleep(name)]
         if asleep:
             raise BuildError(f"'{name}' is a value of {asleep[0]} only while the switch that adds it is on; "
                              "a rule that must also hold without it names a constant set of such values instead", n)
