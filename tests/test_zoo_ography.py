@@ -290,8 +290,7 @@ def test_a_world_exhibits_draft_gives_a_zoo_deal_with_the_regions_named(tmp_path
     general sponsor's region: `draft-deal --regions` names those, in the order the cards were
     taken. Each turn's sponsor animals are then the zoo's kinds for them, and the turns with the
     extra plank and the track's coin follow the seat's tracker in the trace (checked here against
-    the draft's own track positions and spaces). A wrong count of regions is refused, and so is
-    `draft-result` for such a draft (it could not match a zoo's regions to the draft)."""
+    the draft's own track positions and spaces). A wrong count of regions is refused."""
     from collections import Counter
     SEAT = 2  # in this seed's game: small and large sponsors, general and secluded
     trace, path = _played_draft(tmp_path, players=3, seed=4, world_exhibits=True)
@@ -319,10 +318,6 @@ def test_a_world_exhibits_draft_gives_a_zoo_deal_with_the_regions_named(tmp_path
     assert any(deal["coined"].values()) and not all(deal["wider"].values())  # the seed's tracker moves during the game
     assert main(["draft-deal", str(path), "--seat", str(SEAT), "--tiles", TEN_TILES, "--regions", "africa"]) == 2
     assert f"seat {SEAT} took {len(general)} general sponsor card(s)" in capsys.readouterr().err
-    # draft-result cannot match such zoos to the draft yet (their regions are the zoos' own): refused, with the reason
-    plan = str(MULTI / "world-exhibits.plan.json")
-    assert main(["draft-result", str(path)] + [a for seat in (1, 2, 3) for a in ("--zoo", f"{seat}={plan}")]) == 2
-    assert "regions the draft does not record" in capsys.readouterr().err
 
 
 def test_a_world_exhibits_draft_names_its_sponsor_cards_and_the_rewards_they_gave(tmp_path, capsys):
@@ -522,6 +517,86 @@ def test_a_draft_and_its_zoos_name_the_winner_when_they_agree(tmp_path, capsys):
     assert "monorail tracks: the zoo's came on turns [3], the draft's on none" in out["zoos"][0]["problems"]
     assert main(["draft-result", str(path), "--zoo", f"1={one}"]) == 2
     assert "give one zoo each" in capsys.readouterr().err
+
+
+def _sponsor_draft(tmp_path):
+    """A two-player World Exhibits draft in which every seat takes a renovation on every turn but
+    two — a general sponsor card on its third, a secluded one on its sixth — builds a tile whenever
+    it may, and from its eighth take on flips sponsor cards for their rewards: seat 1 one, seat 2
+    two. The draft of the zoos in tests/specs/draft-zoos/world-exhibits-seat*.plan.json."""
+    from collections import Counter
+    from zoospec.solvers import play, traces
+    g = game(str(ROOT / "spec" / "zoo-ography-draft.yaml")).with_readings({}, {"world_exhibits": True})
+    taken, flipped = Counter(), Counter()
+    sponsor_on = {3: "zgd.take-sponsors", 6: "zgd.take-secluded-sponsor"}
+
+    def choose(state, moves):
+        for i, m in enumerate(moves):
+            p = m.args.get("p")
+            if m.action == "zgd.sponsor-reward" and not m.args.get("t") and taken[p] >= 8 and flipped[p] < p:
+                flipped[p] += 1
+                return i
+        takes = [i for i, m in enumerate(moves) if m.action.startswith("zgd.take-")]
+        if takes:
+            p = moves[takes[0]].args["p"]
+            wanted = [sponsor_on[taken[p] + 1]] if taken[p] + 1 in sponsor_on else []
+            for action in wanted + ["zgd.take-renovation", "zgd.take-secluded", "zgd.take-animals", "zgd.take-column"]:
+                i = next((i for i in takes if moves[i].action == action), None)
+                if i is not None:
+                    taken[p] += 1
+                    return i
+        return next((i for i, m in enumerate(moves) if m.action == "zgd.build-tile"), 0)
+    res = play.play(g, g.start_state(2), choose=choose, max_steps=1000)
+    assert res.ended_by == "an end rule holds"
+    path = tmp_path / "draft.json"
+    traces.save(res.trace, path)
+    return path
+
+
+def test_a_world_exhibits_draft_and_its_zoos_agree_on_cards_rewards_and_the_track(tmp_path, capsys):
+    """`draft-result` for World Exhibits: each zoo names its sponsor cards and the phase of each
+    reward, and the draft is read with those names (as `draft-deal --sponsors --rewarded
+    --markers` reads it). The shipped zoos (`solve --with multiplayer,world_exhibits --target -40
+    --layout-first` for the seats' draft-deal deals: seat 1 sp01 and ss01, sp01 rewarded in phase
+    8; seat 2 sp07 and ss07, both rewarded in phase 8) agree with the draft, and its end rule names
+    the winner. Swapped, seat 1's draft flipped one card where the zoo claims two rewards. A zoo
+    claiming its reward a phase late, a card of the wrong size, and one card in both zoos: each is
+    named. A zoo naming no card at all is read by its sponsor animals' regions, as a `--regions`
+    deal is, and agrees."""
+    path = _sponsor_draft(tmp_path)
+    zoos = ROOT / "tests" / "specs" / "draft-zoos"
+    one, two = (json.loads((zoos / f"world-exhibits-seat{s}.plan.json").read_text()) for s in (1, 2))
+
+    def result(first, second, code):
+        for seat, plan in ((1, first), (2, second)):
+            (tmp_path / f"zoo{seat}.json").write_text(json.dumps(plan))
+        assert main(["draft-result", str(path), "--zoo", f"1={tmp_path / 'zoo1.json'}",
+                     "--zoo", f"2={tmp_path / 'zoo2.json'}", "--json"]) == code
+        return json.loads(capsys.readouterr().out)
+    out = result(one, two, 0)
+    assert out["ok"] and out["winner"] in (1, 2) and all(z["problems"] == [] for z in out["zoos"])
+    assert [z["rating"] for z in out["zoos"]] == [one["score"], two["score"]]
+    out = result(two, one, 1)
+    assert any("seat 1 flipped 1 sponsor card(s) for their rewards" in p for p in out["zoos"][0]["problems"])
+    late = json.loads(json.dumps(one))
+    late["record"]["rewarded"]["3"]["1"] = 9
+    out = result(late, two, 1)
+    assert out["zoos"][0]["problems"] == [
+        "the build phase of each card's reward: the zoo has {'3': {'1': 9}}, the draft {'3': {'1': 8}}"]
+    large = json.loads(json.dumps(one))
+    large["record"]["scard"]["3"]["1"] = "sp05"  # world_large, where the draft's pick was small
+    out = result(large, two, 1)
+    assert any("turn 3's card 1 is a small general sponsor in the draft; sp05 is world_large" in p for p in out["zoos"][0]["problems"])
+    # a zoo naming no card (solved from a --regions deal): its sponsor animals give the regions, and no reward is checked
+    unnamed = [json.loads(json.dumps(plan)) for plan in (one, two)]
+    for plan in unnamed:
+        for field, value in (("scard", "no_card"), ("rewarded", 0), ("rboth", False)):
+            plan["record"][field] = {u: {j: value for j in slots} for u, slots in plan["record"][field].items()}
+    assert result(*unnamed, 0)["ok"]
+    shared = json.loads(json.dumps(two))
+    shared["record"]["scard"]["6"]["1"] = "ss01"
+    out = result(one, shared, 1)
+    assert "ss01 is in the zoos of seats 1 and 2: the draft hands a sponsor card to one player" in out["problems"]
 
 
 def test_the_bound_does_not_decide_the_same_deal_with_a_seating_tile_drawn():
