@@ -54,7 +54,7 @@ def _zoo(zoo_game, trace, seat: int, plan: dict) -> tuple[Zoo, dict]:
     named = _named(zoo_game, trace, seat, mine)
     try:
         theirs = draft_deals.deal_from_draft(
-            zoo_game, trace, seat, [t for _, t in sorted(record["deck"].items()) if t != "no_tile"], mine["goal"],
+            zoo_game, trace, seat, _tiles_of(record), mine["goal"],
             mine["card"], mine["advanced"], mine["mono"], **named)
     except StateError as e:  # e.g. the zoo's cards cannot be the ones the seat took, or flipped when the draft did
         how = " with this zoo's cards and rewards (read as draft-deal --sponsors --rewarded --markers)" if "sponsors" in named else ""
@@ -75,6 +75,11 @@ def _zoo(zoo_game, trace, seat: int, plan: dict) -> tuple[Zoo, dict]:
     z.rating = puzzle.score_of(zoo_game, record)
     z.animal_rating = py_value(zoo_game, zoo_game.rule("zg.score.animal-rating").body, record)
     return z, record
+
+
+def _tiles_of(record: dict) -> list[str]:
+    """The zoo's tiles in the order its seat took them (its deal's `deck`)."""
+    return [t for _, t in sorted(record["deck"].items()) if t != "no_tile"]
 
 
 def _named(zoo_game, trace, seat: int, mine: dict) -> dict:
@@ -156,7 +161,7 @@ def check(trace, plans: dict[int, tuple]) -> Result:
         zoo_game, plan = plans[seat]
         z, record = _zoo(zoo_game, trace, seat, plan)
         zoos.append(z)
-        tiles = [("tile", t) for _, t in sorted(record["deck"].items()) if t != "no_tile"]
+        tiles = [("tile", t) for t in _tiles_of(record)]
         cards = [("sponsor card", c) for _, slots in sorted(record.get("scard", {}).items())
                  for _, c in sorted(slots.items()) if c != "no_card"]
         for what, name in tiles + cards:

@@ -174,10 +174,11 @@ def test_a_multiplayer_deal_with_a_tile_taken_twice_is_refused(tmp_path, capsys)
 TEN_TILES = "z20,z06,z14,z10,z21,z22,z12,z13,z01,z17"
 
 
-def _played_draft(tmp_path, players=2, seed=2, **switches):
+def _played_draft(tmp_path, players=2, seed=2, choose=None, **switches):
+    """A draft played to its end (random moves with `seed`, or `choose`'s), saved as a trace."""
     from zoospec.solvers import play, traces
     g = game(str(ROOT / "spec" / "zoo-ography-draft.yaml")).with_readings({}, switches)
-    res = play.play(g, g.start_state(players), seed=seed, max_steps=1000)
+    res = play.play(g, g.start_state(players), seed=seed, choose=choose, max_steps=1000)
     assert res.ended_by == "an end rule holds"
     path = tmp_path / "draft.json"
     traces.save(res.trace, path)
@@ -470,20 +471,13 @@ def test_a_world_exhibits_zoo_keeps_each_region_to_itself(tmp_path, capsys):
 def _renovation_draft(tmp_path):
     """A two-player draft in which every seat takes a renovation on every turn (and builds a tile
     whenever it may): the draft of the zoos in tests/specs/draft-zoos/."""
-    from zoospec.solvers import play, traces
-    g = game(str(ROOT / "spec" / "zoo-ography-draft.yaml"))
-
     def renovations(state, moves):
         for want in ("zgd.take-renovation", "zgd.build-tile"):
             for i, m in enumerate(moves):
                 if m.action == want:
                     return i
         return 0
-    res = play.play(g, g.start_state(2), choose=renovations, max_steps=1000)
-    assert res.ended_by == "an end rule holds"
-    path = tmp_path / "draft.json"
-    traces.save(res.trace, path)
-    return path
+    return _played_draft(tmp_path, choose=renovations)[1]
 
 
 def test_a_draft_and_its_zoos_name_the_winner_when_they_agree(tmp_path, capsys):
@@ -525,8 +519,6 @@ def _sponsor_draft(tmp_path):
     it may, and from its eighth take on flips sponsor cards for their rewards: seat 1 one, seat 2
     two. The draft of the zoos in tests/specs/draft-zoos/world-exhibits-seat*.plan.json."""
     from collections import Counter
-    from zoospec.solvers import play, traces
-    g = game(str(ROOT / "spec" / "zoo-ography-draft.yaml")).with_readings({}, {"world_exhibits": True})
     taken, flipped = Counter(), Counter()
     sponsor_on = {3: "zgd.take-sponsors", 6: "zgd.take-secluded-sponsor"}
 
@@ -546,11 +538,7 @@ def _sponsor_draft(tmp_path):
                     taken[p] += 1
                     return i
         return next((i for i, m in enumerate(moves) if m.action == "zgd.build-tile"), 0)
-    res = play.play(g, g.start_state(2), choose=choose, max_steps=1000)
-    assert res.ended_by == "an end rule holds"
-    path = tmp_path / "draft.json"
-    traces.save(res.trace, path)
-    return path
+    return _played_draft(tmp_path, choose=choose, world_exhibits=True)[1]
 
 
 def test_a_world_exhibits_draft_and_its_zoos_agree_on_cards_rewards_and_the_track(tmp_path, capsys):
