@@ -3,9 +3,9 @@
 A proposer keeping only the puzzle's layout rules (and the score wanted) offers values for its
 layout variables; the whole record is asked with them fixed. sat is a record, which the caller
 certifies; UNSAT rules that layout out of the proposer (sound: no record with it reaches the
-score), widened where the puzzle allows (`generalise`); no answer within its budget sets it aside,
-to be asked again later with a growing budget. Only when the proposer has nothing left and every
-layout set aside has been refuted is the score out of reach.
+score), widened where the puzzle allows (`generalise`, `generalise_by`); no answer within its
+budget sets it aside, to be asked again later with a growing budget. Only when the proposer has
+nothing left and every layout set aside has been refuted is the score out of reach.
 
 A refutation at one score is a refutation at every higher one, so `--best` climbs with one search:
 what it ruled out while asking for a score stays ruled out while it asks for more (ADR 0016,
@@ -19,6 +19,7 @@ import time
 import z3
 
 from ..backends.zvalues import leaves
+from ..types import MapT
 
 # How long a layout is asked: a new one FIRST_BUDGET seconds; one without an answer is set aside
 # and asked again later with GROWTH times its last budget. The time a pinned layout takes is
@@ -90,7 +91,7 @@ class LayoutSearch:
                 if r == z3.unknown:
                     return z3.unknown, self._unknown("the proposer ran out of time")
                 m = self.proposer.model()
-                pins = [(name, x == m.eval(x, model_completion=True)) for name, when, xs in self.groups
+                pins = [(part, x == m.eval(x, model_completion=True)) for part, when, xs in self.groups
                         if when is None or z3.is_true(m.eval(when, model_completion=True)) for x in xs]
                 self._block(pins)
                 self.asked += 1
@@ -111,55 +112,84 @@ class LayoutSearch:
                 return z3.sat, s
             if r == z3.unsat:
                 if wider:
-                    self._block([(name, p) for name, p in pins if name not in wider])
+                    self._block([(part, p) for part, p in pins if part not in wider])
             else:
                 heapq.heappush(self.aside, (times, n, pins))
             said = "refuted (UNSAT)" if r == z3.unsat else "no answer yet, set aside"
-            widened = (f"; widened in {time.monotonic() - t0 - took:.1f}s to every layout differing only in {', '.join(wider)}"
+            widened = (f"; widened in {time.monotonic() - t0 - took:.1f}s to every layout differing only in {self._named(wider)}"
                        if wider else "")
             self.say(f"layout {n} {verb}: {said} in {took:.1f}s{widened}")
+
+    def _named(self, parts) -> str:
+        """The parts a widening dropped, for a progress line: `turned`, or `at, side on spot (1,0) (2,1)`."""
+        names = sorted({n for n, _ in parts}, key=self.prob.pz.layout_vars.index)
+        keys = sorted({k for _, k in parts if k is not None})
+        if not keys:
+            return ", ".join(names)
+        dom = self.prob.game.domains[self.prob.pz.layout_generalise_by]
+        return f"{', '.join(names)} on {self.prob.pz.layout_generalise_by} {' '.join(f'({dom.json_key(dom.atom(k))})' for k in keys)}"
 
     def _unknown(self, why):
         return f"{why}: {self.refuted} layouts refuted, {len(self.aside)} unanswered"
 
 
 def widen(prob, pins, ask) -> tuple:
-    """A refuted layout widened: the pins of the puzzle's `generalise` variables dropped in turn,
-    each kept dropped while the whole record stays UNSAT without them. Each is asked briefly
-    (WIDEN_MIN..WIDEN_MAX): a widening saves a proposal or two, so a slow one is not worth its
-    price. Returns the last answer with its solver — sat is a record reaching the score whose
-    layout differs from the refuted one only in what was dropped — and the variables dropped."""
-    s, r, dropped = None, z3.unsat, []
-    for name in prob.pz.layout_generalise:
-        kept = [(n, p) for n, p in pins if n not in dropped]
-        trial = [(n, p) for n, p in kept if n != name]
+    """A refuted layout widened: parts of its pins dropped in turn, each kept dropped while the
+    whole record stays UNSAT without them — first the puzzle's `generalise` variables one by one,
+    then, with `generalise_by`, the keys of that domain: the keys the proposal left bare (no
+    `pin_only` entry pinned there: an empty spot) together, then every other key alone. Each is
+    asked briefly (WIDEN_MIN..WIDEN_MAX): a widening saves a proposal or two, so a slow one is
+    not worth its price. Returns the last answer with its solver — sat is a record reaching the
+    score whose layout differs from the refuted one only in what was dropped — and the parts
+    (variable, key) dropped."""
+    s, r, dropped = None, z3.unsat, set()
+    for batch in _batches(prob, [part for part, _ in pins]):
+        kept = [(part, p) for part, p in pins if part not in dropped]
+        trial = [(part, p) for part, p in kept if part not in batch]
         if len(trial) == len(kept):
             continue  # none of it is pinned
         s2, r2, _ = ask(trial)
         if r2 == z3.sat:
             return s2, r2, dropped
         if r2 == z3.unsat:
-            dropped.append(name)
+            dropped |= batch
     return s, r, dropped
 
 
+def _batches(prob, parts) -> list[set]:
+    """What `widen` drops in turn, as sets of (variable, key) parts of a layout's pins."""
+    pz = prob.pz
+    out = [{pt for pt in parts if pt[0] == name} for name in pz.layout_generalise]
+    if pz.layout_generalise_by is not None:
+        keys = list(dict.fromkeys(k for _, k in parts if k is not None))
+        held = [k for k in keys if any(n in pz.layout_pin_only for n, kk in parts if kk == k)]
+        bare = [k for k in keys if k not in held]
+        together = [bare] if bare and held else []  # the bare keys at once, if anything else is held
+        alone = [[k] for k in (held if together else keys)]
+        out += [{pt for pt in parts if pt[1] in ks} for ks in together + alone]
+    return out
+
+
 def pin_groups(game, prob) -> list[tuple]:
-    """The layout's leaves in groups pinned together, each with its variable's name and the Z3
-    condition under which it is pinned (None: always). A map in the puzzle's `pin_only` has a
-    group per key, pinned only where its `where` holds in the proposal; elsewhere the entry is
-    left free in the whole-record question, so a refutation rules out every layout that differs
-    from it only there (sound: it was asked with those entries free)."""
+    """The layout's leaves in groups pinned together, each with its part — (variable, key), the
+    key None unless the variable is a map keyed by `generalise_by` — and the Z3 condition under
+    which it is pinned (None: always). A map in the puzzle's `pin_only` has a group per key,
+    pinned only where its `where` holds in the proposal; elsewhere the entry is left free in the
+    whole-record question, so a refutation rules out every layout that differs from it only there
+    (sound: it was asked with those entries free)."""
     pz, out = prob.pz, []
     for n in pz.layout_vars:
-        v = prob.q.sym[n]
-        if n not in pz.layout_pin_only:
-            out.append((n, None, _free(leaves(v))))
+        v, t = prob.q.sym[n], game.state_types[n]
+        per_key = n in pz.layout_pin_only or (isinstance(t, MapT) and t.key == pz.layout_generalise_by)
+        if not per_key:
+            out.append(((n, None), None, _free(leaves(v))))
             continue
-        params, where = pz.layout_pin_only[n]
-        keys = game.domains[game.state_types[n].key]
+        keyed = t.key == pz.layout_generalise_by
+        params, where = pz.layout_pin_only.get(n, (None, None))
+        keys = game.domains[t.key]
         for k in v.codes:
-            at = game._zargs(params, {params[0][0]: keys.atom(k)})
-            out.append((n, prob.q.holds(where, 0, at), _free(leaves(v.entries[k]))))
+            when = None if where is None else prob.q.holds(where, 0, game._zargs(params, {params[0][0]: keys.atom(k)}))
+            out.append(((n, k if keyed else None), when, _free(leaves(v.entries[k]))))
     return out
 
 

@@ -12,31 +12,41 @@ from zoospec.solvers import puzzle
 SPEC = str(ROOT / "tests" / "specs" / "layouts.yaml")
 
 
-def _game(pin_only: bool, generalise: bool):
+def _game(pin_only: bool, generalise: bool, by_slot: bool = False):
     g = load(SPEC)
     if not pin_only:
         g.puzzle.layout_pin_only = {}
     if not generalise:
         g.puzzle.layout_generalise = []
+    if by_slot:
+        g.puzzle.layout_generalise_by = "slot"
     return g
 
 
 # Piece values with a total of 3 or more: 10 of the 16 pairs. Every turning of each pinned:
 # 10 × 16 = 160. Turns pinned only where a piece lies (pin_only): 2 pairs with one piece (4
 # turnings each) and 8 with two (16 each), 136. Turns dropped from each refutation (generalise):
-# one refutation per pair of values, 10.
-@pytest.mark.parametrize("pin_only, generalise, layouts",
-                         [(False, False, 160), (True, False, 136), (False, True, 10), (True, True, 10)])
-def test_a_refutation_rules_out_what_it_was_asked_without(pin_only, generalise, layouts):
-    v = puzzle.solve(_game(pin_only, generalise), {"escape": False}, layout_first=True, timeout=300)
+# one refutation per pair of values, 10. Slot by slot (generalise_by): without the escape no
+# record reaches 3 whatever either slot holds, so the first refutation drops both slots' pins and
+# rules out every layout at once, 1.
+@pytest.mark.parametrize("pin_only, generalise, by_slot, layouts",
+                         [(False, False, False, 160), (True, False, False, 136), (False, True, False, 10),
+                          (True, True, False, 10), (True, False, True, 1), (False, False, True, 1)])
+def test_a_refutation_rules_out_what_it_was_asked_without(pin_only, generalise, by_slot, layouts):
+    said = []
+    v = puzzle.solve(_game(pin_only, generalise, by_slot), {"escape": False}, layout_first=True, timeout=300, progress=said.append)
     assert v.status == "unreachable" and v.layouts == layouts
+    if by_slot:
+        assert "widened in" in said[-1] and said[-1].endswith("on slot (1) (2)")
 
 
-def test_a_widened_question_that_is_sat_is_the_answer():
+@pytest.mark.parametrize("generalise, by_slot", [(True, False), (False, True)])
+def test_a_widened_question_that_is_sat_is_the_answer(generalise, by_slot):
     """With the escape, a layout is completed only with every piece laid turned three times. A
-    proposal with other turns is refuted as proposed but, asked again without its turns, Z3 finds
-    the turning that works: reachable at the first layout, certified."""
-    g = _game(True, True)
+    proposal with other turns is refuted as proposed but, asked again without its turns (or
+    without one slot's pins, then the other's), Z3 finds the turning that works: reachable at the
+    first layout, certified."""
+    g = _game(True, generalise, by_slot)
     v = puzzle.solve(g, {"escape": True}, layout_first=True, timeout=300)
     assert v.status == "reachable" and v.layouts == 1
     laid = [k for k, x in v.record["at"].items() if x > 0]
@@ -82,3 +92,19 @@ def test_a_search_keeps_its_refutations_and_asks_a_completed_layout_first():
     said.clear()
     search.at(first + 1)
     assert said[0].startswith("layout 1 completed for a lower score, asked for more")
+
+
+def test_slot_by_slot_the_bare_slots_are_dropped_together_then_each_other_alone():
+    """`generalise_by` drops the pins of the keys where no `pin_only` entry was pinned (an empty
+    spot) at once, then every other key alone; with nothing bare, every key alone; `generalise`'s
+    variables come first."""
+    from zoospec.solvers.layout_first import _batches
+
+    g = _game(True, True, True)
+    prob = puzzle._Problem(g, {"escape": False})
+    one_laid = [("at", 1), ("at", 2), ("turned", 1)]  # slot 2 empty: its turns not pinned
+    assert _batches(prob, one_laid) == [{("turned", 1)}, {("at", 2)}, {("at", 1), ("turned", 1)}]
+    both = [("at", 1), ("at", 2), ("turned", 1), ("turned", 2)]
+    assert _batches(prob, both)[1:] == [{("at", 1), ("turned", 1)}, {("at", 2), ("turned", 2)}]
+    g.puzzle.layout_pin_only = {}  # nothing conditional: no key is bare, each alone
+    assert _batches(prob, [("at", 1), ("at", 2)]) == [set(), {("at", 1)}, {("at", 2)}]

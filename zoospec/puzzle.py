@@ -46,6 +46,7 @@ class Puzzle:
     layout_rules: list[str] = field(default_factory=list)  # what its proposer keeps
     layout_pin_only: dict = field(default_factory=dict)  # var -> ([(key, type)], where): pinned only where it holds
     layout_generalise: list[str] = field(default_factory=list)  # pins dropped in turn from a refuted layout
+    layout_generalise_by: str | None = None  # a domain: then the pins at each of its keys, in turn
 
 
 def load(loader, raw: dict) -> Puzzle | None:
@@ -87,6 +88,10 @@ def load(loader, raw: dict) -> Puzzle | None:
         if name not in lf.get("vars", []):
             loader.err(p + ("layout_first", "generalise", i), f"'{name}' is not among layout_first's vars", "puzzle")
             ok = False
+    by = lf.get("generalise_by")
+    if by is not None and not any(isinstance(g.state_types.get(n), MapT) and g.state_types[n].key == by for n in lf.get("vars", [])):
+        loader.err(p + ("layout_first", "generalise_by"), f"'{by}' keys none of layout_first's vars", "puzzle")
+        ok = False
     pin_only = {}
     for name, po in lf.get("pin_only", {}).items():
         where = p + ("layout_first", "pin_only", name)
@@ -135,7 +140,7 @@ def load(loader, raw: dict) -> Puzzle | None:
     return Puzzle(raw["says"], list(raw["deal"]), finished, score.id, raw["target"], cut.id, goals,
                   list(raw.get("interchangeable", [])), list(raw.get("bound", [])), objectives,
                   list(lf.get("vars", [])), list(lf.get("rules", [])), pin_only,
-                  list(lf.get("generalise", [])))
+                  list(lf.get("generalise", [])), by)
 
 
 def _deal(loader, raw: dict, p: tuple) -> list:
