@@ -876,7 +876,7 @@ def test_layout_first_pins_a_side_and_turns_only_where_a_tile_lies():
     prob = puzzle._Problem(g, puzzle.read_deal(g, FIRST), puzzle.read_given(g, f"{PLAN}:at"))
     tiled = {c for c, p in json.loads(PLAN.read_text())["record"]["at"].items() if p != "no_tile"}
     pinned = {}
-    for name, when, leaves in layout_first.pin_groups(g, prob):
+    for (name, _key), when, leaves in layout_first.pin_groups(g, prob):
         if when is not None and z3.is_true(z3.simplify(when)):
             pinned.setdefault(name, set()).update(str(x).split("[")[1].rstrip("]") for x in leaves)
         else:
