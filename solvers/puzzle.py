@@ -300,7 +300,8 @@ def solve(game, deal: dict, target: int | None = None, best: bool = False, timeo
     say = progress or (lambda msg: None)
     say("compiling the record's rules")
     prob = _Problem(game, deal, given)
-    say(f"compiled in {time.monotonic() - start:.1f}s; asking Z3")
+    say(f"compiled in {time.monotonic() - start:.1f}s; asking Z3 "
+        + ("layout by layout (--whole-record: one question)" if layout_first else "the whole record as one question"))
     if time.monotonic() >= deadline:
         return Verdict("unknown", target, reason="the timeout ran out while compiling", seconds=time.monotonic() - start,
                        given=given_names(given))
@@ -314,6 +315,19 @@ def can_ask_layout_first(game):
     """StateError unless --layout-first can be asked: the puzzle names its layout."""
     if not _puzzle(game).layout_vars:
         raise StateError(f"{game.id}'s puzzle has no layout_first section")
+
+
+def asks_layout_first(game, given: dict | None = None, choice: bool | None = None) -> bool:
+    """Whether a deal is asked layout by layout (ADR 0020). `choice` True or False is the caller's
+    (--layout-first, --whole-record); by default it is layout by layout when the puzzle names a
+    layout and no given part fixes any of it: on every deal measured that way was the faster or
+    the only one to answer, while a layout given already is completed best as one question."""
+    if choice is not None:
+        if choice:
+            can_ask_layout_first(game)
+        return choice
+    layout = _puzzle(game).layout_vars
+    return bool(layout) and not set(layout) & set(given or {})
 
 
 def _found(game, prob, s) -> tuple[dict, int]:

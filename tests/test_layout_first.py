@@ -108,3 +108,33 @@ def test_slot_by_slot_the_bare_slots_are_dropped_together_then_each_other_alone(
     assert _batches(prob, both)[1:] == [{("at", 1), ("turned", 1)}, {("at", 2), ("turned", 2)}]
     g.puzzle.layout_pin_only = {}  # nothing conditional: no key is bare, each alone
     assert _batches(prob, [("at", 1), ("at", 2)]) == [set(), {("at", 1)}, {("at", 2)}]
+
+
+def test_the_command_line_asks_layout_by_layout_unless_told_or_given_a_layout(tmp_path, capsys):
+    """ADR 0020: `solve` asks layout by layout by default when the puzzle names a layout (the JSON
+    counts the layouts proposed: 10, as above); --whole-record asks one question (no count, and the
+    goals' core); a given layout variable is completed as one question; a puzzle without a layout
+    is asked as one question, and --layout-first is refused for it, saying why."""
+    import json
+
+    from zoospec.cli import main
+    deal, given, bare = tmp_path / "deal.yaml", tmp_path / "given.yaml", tmp_path / "bare.yaml"
+    deal.write_text("escape: false\n")
+    given.write_text("at: {1: 3, 2: 0}\n")
+    text = open(SPEC, encoding="utf-8").read()
+    bare.write_text(text[:text.index("  layout_first:")] + text[text.index("  goals:"):])
+
+    def ask(*extra, spec=SPEC):
+        code = main(["solve", spec, "--deal", str(deal), "--json", *extra])
+        return code, json.loads(capsys.readouterr().out)
+
+    code, out = ask()
+    assert code == 1 and out["layouts"] == 10 and "every layout" in out["reason"]
+    code, out = ask("--whole-record")
+    assert code == 1 and out["layouts"] is None and out["core"] == ["lay.score"]
+    code, out = ask("--given", str(given))
+    assert code == 1 and out["layouts"] is None and out["given"] == ["at"]
+    code, out = ask(spec=str(bare))
+    assert code == 1 and out["layouts"] is None and out["core"] == ["lay.score"]
+    assert main(["solve", str(bare), "--deal", str(deal), "--layout-first"]) == 2
+    assert "puzzle has no layout_first section" in capsys.readouterr().err

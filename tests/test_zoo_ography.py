@@ -623,16 +623,17 @@ def test_sweep_streams_results_and_resumes_with_local_workers(tmp_path):
     assert out.read_text().splitlines() == lines
 
 
-def test_sweep_asks_layout_first_in_its_workers(tmp_path):
-    """--layout-first reaches the workers: deal 2 at a low target (-10) is answered by a proposed
-    layout, completed and certified; the line says how many layouts were asked. (The worker is
-    spawned, so its path is the one measured alone; deal 2's refutations take under a second
-    against the 20 s first budget, so load does not change it either. Deal 1, asked from a forked
-    worker, once was not answered reachable in CI within 300 s; the line's reason was not kept,
-    hence the message now.)"""
-    from zoospec.solvers import sweep
+def test_sweep_asks_layout_first_in_its_workers(tmp_path, capsys):
+    """`zoospec sweep` asks layout by layout by default (ADR 0020), and that reaches the workers:
+    deal 2 at a low target (-10) is answered by a proposed layout, completed and certified; the
+    line says how many layouts were asked. (The worker is spawned, so its path is the one measured
+    alone; deal 2's refutations take under a second against the 20 s first budget, so load does not
+    change it either. Deal 1, asked from a forked worker, once was not answered reachable in CI
+    within 300 s; the line's reason was not kept, hence the message now.)"""
     out = tmp_path / "r.jsonl"
-    s = sweep.run(SPEC, [2], out, workers=1, timeout=600, target=-10, layout_first=True)
+    assert main(["sweep", "zoo-ography", "--deals", "2", "--out", str(out), "--workers", "1", "--timeout", "600",
+                 "--target", "-10", "--json"]) == 0
+    s = json.loads(capsys.readouterr().out)
     (line,) = [json.loads(x) for x in out.read_text().splitlines()]
     assert s["reachable"] == 1 and line["status"] == "reachable" and line["layouts"] >= 1, line["reason"]
 

@@ -23,8 +23,8 @@ def add_parser(sub):
                         "FILE is a mapping of record variables or a plan; the verdict is about records with them")
     p.add_argument("--target", type=int, help="the score to reach (default: the puzzle's target)")
     p.add_argument("--best", action="store_true", help="the highest score reachable, with its plan, when the target is not")
-    p.add_argument("--layout-first", action="store_true",
-                   help="ask the whole record one proposed layout at a time (the puzzle's layout_first section; ADR 0016)")
+    _how_asked(p, "ask the whole record one proposed layout at a time (the puzzle's layout_first section; ADR 0016); "
+                  "the default when the puzzle names a layout and --given fixes none of it")
     p.add_argument("--timeout", type=float, default=600.0, help="seconds in all (default 600); past it: unknown")
     p.add_argument("--workers", type=int, default=1,
                    help="ask the same question in N processes at once, each on its own Z3 random seed; the first "
@@ -46,7 +46,7 @@ def add_parser(sub):
     w.add_argument("--target", type=int, help="the score to reach (default: the puzzle's target)")
     w.add_argument("--best", action="store_true", help="the best score of each deal, not only whether the target is reached")
     w.add_argument("--advanced", action="store_true", help="deal the advanced game (a bronze objective)")
-    w.add_argument("--layout-first", action="store_true", help="ask each deal one proposed layout at a time (as solve --layout-first)")
+    _how_asked(w, "ask each deal one proposed layout at a time (as solve --layout-first); the default when the puzzle names a layout")
     w.add_argument("--reading", action="append", metavar="ID=CHOICE", help="choose a reading (repeatable)")
     w.add_argument("--with", dest="switches", action="append", metavar="SWITCH,...", help="turn on expansions (the spec's switches)")
     w.add_argument("--json", action="store_true", help="print the summary as JSON")
@@ -82,6 +82,14 @@ def add_parser(sub):
     r.set_defaults(fn=cmd_draft_result)
 
 
+def _how_asked(p, layout_help):
+    """--layout-first or --whole-record; neither: puzzle.asks_layout_first decides (ADR 0020)."""
+    how = p.add_mutually_exclusive_group()
+    how.add_argument("--layout-first", dest="layout_first", action="store_const", const=True, default=None, help=layout_help)
+    how.add_argument("--whole-record", dest="layout_first", action="store_const", const=False,
+                     help="ask the whole record as one question, even where the puzzle names a layout")
+
+
 @guarded
 def cmd_solve(args) -> int:
     from .catalog import game_path
@@ -105,10 +113,9 @@ def cmd_solve(args) -> int:
         print(("deal" if args.seed is None else f"deal {args.seed}") + ": " + json.dumps(shown))
     given = puzzle.read_given(g, args.given) if args.given else None
     progress = None if args.json else (lambda msg: print(f"  … {msg}", file=sys.stderr, flush=True))
-    how = {"target": args.target, "best": args.best, "timeout": args.timeout, "layout_first": args.layout_first}
+    how = {"target": args.target, "best": args.best, "timeout": args.timeout,
+           "layout_first": puzzle.asks_layout_first(g, given, args.layout_first)}  # refused here, once, not by every worker
     if args.workers > 1:
-        if args.layout_first:  # refused here, once, not by every worker
-            puzzle.can_ask_layout_first(g)
         v = portfolio.solve(str(game_path(args.game)), _readings(args.reading), _switches(args.switches), g, deal,
                             args.workers, given=args.given, progress=progress, **how)
     else:
@@ -165,10 +172,9 @@ def cmd_sweep(args) -> int:
     seeds = deals.parse_range(args.deals)
     if args.workers < 1:
         raise StateError("--workers must be at least 1")
-    if args.layout_first:  # refused here, once, not by every worker
-        puzzle.can_ask_layout_first(g)
+    layout_first = puzzle.asks_layout_first(g, None, args.layout_first)  # refused here, once, not by every worker
     summary = sweep.run(str(game_path(args.game)), seeds, args.out, workers=args.workers, scheduler=args.scheduler,
-                        timeout=args.timeout, target=args.target, best=args.best, advanced=args.advanced, layout_first=args.layout_first,
+                        timeout=args.timeout, target=args.target, best=args.best, advanced=args.advanced, layout_first=layout_first,
                         readings=_readings(args.reading), switches=_switches(args.switches), progress=None if args.json else sweep.progress_bar)
     if args.json:
         print(json.dumps(summary, indent=2))
