@@ -162,7 +162,8 @@ def _batches(prob, parts) -> list[set]:
     out = [{pt for pt in parts if pt[0] == name} for name in pz.layout_generalise]
     if pz.layout_generalise_by is not None:
         keys = list(dict.fromkeys(k for _, k in parts if k is not None))
-        held = [k for k in keys if any(n in pz.layout_pin_only for n, kk in parts if kk == k)]
+        pinned_only = {k for n, k in parts if n in pz.layout_pin_only}  # keys where a pin_only entry was pinned
+        held = [k for k in keys if k in pinned_only]
         bare = [k for k in keys if k not in held]
         together = [bare] if bare and held else []  # the bare keys at once, if anything else is held
         alone = [[k] for k in (held if together else keys)]
