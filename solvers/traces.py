@@ -161,7 +161,7 @@ def replay_z3(trace: Trace, progress=None) -> list[StepCheck]:
     """Re-check every step with the Z3 back end: the action's requirements, compiled to Z3 and
     evaluated on the state before it, are true, and its Z3 effect yields the state after it.
     With `replay`, a trace replayed by both back ends is legal under both."""
-    from zoospec.agreement import Compiled, Item
+    from zoospec.agreement import Item, compiled
 
     g = trace.game
     legal, effect, out = {}, {}, []
@@ -170,8 +170,8 @@ def replay_z3(trace: Trace, progress=None) -> list[StepCheck]:
             progress(i + 1, len(trace.steps))
         a = g.action(st.action)
         if a.id not in legal:
-            legal[a.id] = Compiled(g, Item(a.id, a.params, g.legal_expr(a.id)))
-            effect[a.id] = Compiled(g, Item(a.id, a.params, None, a.id))
+            legal[a.id] = compiled(g, Item(f"legal {a.id}", a.params, g.legal_expr(a.id)))
+            effect[a.id] = compiled(g, Item(f"action {a.id} effect", a.params, None, a.id))
         pre, post = trace.states[i], trace.states[i + 1]
         if legal[a.id].z3_on(pre, st.args) is not True:
             out.append(StepCheck(i + 1, False, f"{st.action} is not legal in state {i} by the Z3 back end"))

@@ -22,10 +22,22 @@ TEST_SPECS = sorted((ROOT / "tests" / "specs").glob("*.yaml"))
 ALL_SPECS = GAME_SPECS + TEST_SPECS
 
 
+def game(path, readings: dict | None = None, switches: dict | None = None):
+    """The spec loaded once per process — under other readings or switches, once per choice —
+    so every test of a game in a worker compiles its Z3 bodies on one shared state and memo
+    (zoospec.agreement.compiled)."""
+    base = _game(str(path), (), ())
+    r = tuple(sorted((k, v) for k, v in (readings or {}).items() if base.chosen.get(k) != v))
+    s = tuple(sorted((k, v) for k, v in (switches or {}).items() if base.switches.get(k) != v))
+    return _game(str(path), r, s)
+
+
 @lru_cache(maxsize=None)
-def game(path: str):
+def _game(path: str, readings: tuple, switches: tuple):
     import zoospec
 
+    if readings or switches:
+        return _game(path, (), ()).with_readings(dict(readings), dict(switches))
     return zoospec.load(path)
 
 

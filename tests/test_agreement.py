@@ -12,22 +12,24 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import ALL_SPECS, ROOT, game
-from zoospec.agreement import Compiled, backward, changed_items, forward, items, under_variant, variants
+from zoospec.agreement import backward, changed_items, compiled as compile_item, forward, items, variants
 from zoospec.errors import Unanswered
 from zoospec.strategies import arguments, states
 
 
-@lru_cache(maxsize=None)
 def variant(path, tag):
     """The spec's game, or the game under one departure from its defaults (agreement.variants)."""
-    return under_variant(game(path), tag)
+    if not tag:
+        return game(path)
+    (readings, switches), = [(r, s) for t, r, s in variants(game(path)) if t == tag]
+    return game(path, readings, switches)
 
 
 @lru_cache(maxsize=None)
 def compiled(path, label, tag=""):
     g = variant(path, tag)
     (item,) = [i for i in items(g) if i.label == label]
-    return Compiled(g, item)
+    return compile_item(g, item)
 
 
 CASES = [(str(p), it.label, "") for p in ALL_SPECS for it in items(game(str(p)))]

@@ -11,7 +11,7 @@ from functools import lru_cache
 import pytest
 
 from conftest import ROOT, game
-from zoospec.agreement import Compiled, Item, forward
+from zoospec.agreement import Item, compiled, forward
 from zoospec.state import merged, to_json
 from zoospec.types import MapT, SetT
 from zoospec.yamlload import load_file
@@ -38,20 +38,19 @@ def _cases():
 @lru_cache(maxsize=None)
 def _compiled(spec, kind, name, readings=(), switches=()):
     """One compilation per rule, action or define (and choice of readings and switches): a whole
-    table's rules take seconds each to compile symbolically, and many cases share one."""
-    g = game(str(ROOT / spec))
-    if readings or switches:
-        g = g.with_readings(dict(readings), dict(switches))
+    table's rules take seconds each to compile symbolically, and many cases share one. Labelled
+    as the agreement items are, so a worker that compiled the item for those has it here too."""
+    g = game(ROOT / spec, dict(readings), dict(switches))
     if kind == "rule":
         r = g.rule(name)
-        item = Item(name, r.params, r.body)
+        item = Item(f"rule {name}", r.params, r.body)
     elif kind == "action":
-        item = Item(name, g.action(name).params, None, name)
+        item = Item(f"action {name} effect", g.action(name).params, None, name)
     elif kind == "legal":  # the action's whole legality: its requirements and what it ensures
         item = Item(f"legal {name}", g.action(name).params, g.legal_expr(name))
     else:
-        item = Item(name, g.define_sigs[name].params, g.defines[name][1])
-    return Compiled(g, item)
+        item = Item(f"define {name}", g.define_sigs[name].params, g.defines[name][1])
+    return compiled(g, item)
 
 
 @pytest.mark.parametrize("spec,case", _cases())

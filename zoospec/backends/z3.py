@@ -232,7 +232,7 @@ def _fold_sum(pairs):
         if g is FALSE:
             continue
         if g is TRUE and zt.is_int_value(v):
-            total += v.as_long()
+            total += zt.int_of(v)
         else:
             terms.append(v if g is TRUE else zt.If(g, v, zt.num(0)))
     if not terms:
@@ -292,7 +292,7 @@ class ZCompiler:
         m = self.c(e.base, env, ctx, st)
         k = self.c(e.key, env, ctx, st)
         if zt.is_int_value(k):
-            code = k.as_long()
+            code = zt.int_of(k)
             if code in m.entries:
                 return m.entries[code]
             ctx.oblige(FALSE, f"key {code} is outside domain {e.base.type.key}", e.loc)
@@ -313,7 +313,7 @@ class ZCompiler:
     def z_Compare(self, e, env, ctx, st):
         a, b = self.c(e.left, env, ctx, st), self.c(e.right, env, ctx, st)
         if zt.is_int_value(a) and zt.is_int_value(b):  # both known (a pinned state part, a loop atom)
-            x, y = a.as_long(), b.as_long()
+            x, y = zt.int_of(a), zt.int_of(b)
             return _bool({"==": x == y, "!=": x != y, "<": x < y, "<=": x <= y}[e.op])
         if e.op == "==":
             return zequal(a, b)
@@ -362,11 +362,11 @@ class ZCompiler:
     # -- arithmetic
     def z_Arith(self, e, env, ctx, st):
         a, b = self.c(e.left, env, ctx, st), self.c(e.right, env, ctx, st)
-        if zt.is_int_value(a) and zt.is_int_value(b) and (e.op in "+-*" or b.as_long() != 0):
-            x, y = a.as_long(), b.as_long()
-            return z3.IntVal({"+": x + y, "-": x - y, "*": x * y, "//": x // y if y else 0, "%": x % y if y else 0}[e.op])
-        if zt.is_int_value(b) and b.as_long() != 0 and e.op in ("//", "%"):
-            k = b.as_long()
+        if zt.is_int_value(a) and zt.is_int_value(b) and (e.op in "+-*" or zt.int_of(b) != 0):
+            x, y = zt.int_of(a), zt.int_of(b)
+            return zt.num({"+": x + y, "-": x - y, "*": x * y, "//": x // y if y else 0, "%": x % y if y else 0}[e.op])
+        if zt.is_int_value(b) and zt.int_of(b) != 0 and e.op in ("//", "%"):
+            k = zt.int_of(b)
             q = a / k if k > 0 else (-a) / (-k)
             return q if e.op == "//" else a - k * q
         if e.op == "+":
@@ -567,7 +567,7 @@ class ZCompiler:
         obligations than the general encoding: as Python evaluates it, and nothing is asked of
         values the atom cannot have (`at(2 * row(c) + 1, ...)` on an unknown space: 2,304
         obligations in one Zoo Parque rule; by cases, none). ADR 0011."""
-        key = ("cases", name, id(st), tuple(("z", v.get_id()) if not zt.is_int_value(v) else ("v", v.as_long()) for v in args.values()))
+        key = ("cases", name, id(st), tuple(("z", v.get_id()) if not zt.is_int_value(v) else ("v", zt.int_of(v)) for v in args.values()))
         hit = ctx.memo.get(key)
         if hit is not None and hit[2] is st:
             choice = hit[0]
@@ -759,7 +759,7 @@ def _write(cur, t, path, value, guard, ctx, loc, domains):
         return ZRec(fields)
     entries = dict(cur.entries)
     if zt.is_int_value(v):
-        k = v.as_long()
+        k = zt.int_of(v)
         if k not in entries:
             with ctx.under(guard):
                 ctx.oblige(FALSE, f"key {k} is outside domain {t.key}", loc)

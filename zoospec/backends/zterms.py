@@ -103,6 +103,7 @@ def is_int_value(a) -> bool:
 
 
 _NUMS: dict[int, z3.IntNumRef] = {}
+_INTS: dict[int, int] = {}  # id of a numeral num() made (kept alive in _NUMS) -> its value
 
 
 def num(k: int) -> z3.IntNumRef:
@@ -110,7 +111,17 @@ def num(k: int) -> z3.IntNumRef:
     hit = _NUMS.get(k)
     if hit is None:
         hit = _NUMS[k] = z3.IntVal(k)
+        _INTS[id(hit)] = k
     return hit
+
+
+def int_of(a) -> int:
+    """The value of an Int numeral (is_int_value(a) holds), without z3py's as_long, which makes
+    a sort object to check the sort first: folding constants while compiling reads millions."""
+    k = _INTS.get(id(a))
+    if k is not None:
+        return k
+    return int(z3core.Z3_get_numeral_string(_REF, a.as_ast()))
 
 
 def constant(raw):
@@ -140,3 +151,75 @@ def known(b):
 
 def is_true(v) -> bool:
     return v is TRUE or (v is not FALSE and z3.is_true(v))
+
+
+def has_quantifier(t) -> bool:
+    """Whether the term t has a quantifier anywhere inside it (a `can` over a post-state). Walked
+    once per compiled value, through the C API: substituting constants and simplifying never adds
+    one, so a value without any needs no quantifier settled on any concrete state."""
+    seen, todo = set(), [t.as_ast()]
+    while todo:
+        a = todo.pop()
+        i = raw_id(a)
+        if i in seen:
+            continue
+        seen.add(i)
+        k = raw_kind(a)
+        if k == z3.Z3_QUANTIFIER_AST:
+            return True
+        if k == z3.Z3_APP_AST:
+            todo.extend(raw_arg(a, j) for j in range(raw_nargs(a)))
+    return False
+
+
+# ------------------------------------------------------------------ reading terms by the C API
+
+def _unchecked(fn):
+    """The ctypes function behind a z3core accessor, without the error check z3py adds to every
+    call (a second foreign call): walking a whole map's terms makes millions of these reads, and
+    they cannot fail on a live term. z3core keeps the function as its default argument; if it
+    ever stops doing so, the checked accessor is used."""
+    d = getattr(fn, "__defaults__", None)
+    return d[0].f if d and hasattr(d[0], "f") else fn
+
+
+_kind = _unchecked(z3core.Z3_get_ast_kind)
+_nargs = _unchecked(z3core.Z3_get_app_num_args)
+_arg = _unchecked(z3core.Z3_get_app_arg)
+_id = _unchecked(z3core.Z3_get_ast_id)
+_decl = _unchecked(z3core.Z3_get_app_decl)
+_decl_kind = _unchecked(z3core.Z3_get_decl_kind)
+_sort = _unchecked(z3core.Z3_get_sort)
+_sort_kind = _unchecked(z3core.Z3_get_sort_kind)
+
+
+def raw_id(a) -> int:
+    return _id(_REF, a)
+
+
+def raw_kind(a) -> int:
+    return _kind(_REF, a)
+
+
+def raw_nargs(a) -> int:
+    return _nargs(_REF, a)
+
+
+def raw_arg(a, j: int):
+    return _arg(_REF, a, j)
+
+
+def raw_op(a) -> int:
+    return _decl_kind(_REF, _decl(_REF, a))
+
+
+def raw_sort_kind(a) -> int:
+    return _sort_kind(_REF, _sort(_REF, a))
+
+
+def raw_numeral(a) -> str:
+    return z3core.Z3_get_numeral_string(_REF, a)
+
+
+def raw_op_name(a) -> str:
+    return z3core.Z3_get_symbol_string(_REF, z3core.Z3_get_decl_name(_REF, _decl(_REF, a)))

@@ -28,7 +28,7 @@ class ZSet:
 
     def member(self, term) -> z3.BoolRef:
         if zt.is_int_value(term):
-            b = self.bits.get(term.as_long())
+            b = self.bits.get(zt.int_of(term))
             return b if b is not None else FALSE
         if z3.is_bool(term):  # bool elements use codes 0/1
             return zt.Or(zt.And(term, self.bits.get(1, z3.BoolVal(False))), zt.And(zt.Not(term), self.bits.get(0, z3.BoolVal(False))))

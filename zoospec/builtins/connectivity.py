@@ -218,7 +218,7 @@ class Region(BuiltinDef):
         a, s = args
         label = _labels(g, s, ctx)
         if zt.is_int_value(a):
-            return label[a.as_long()]
+            return label[zt.int_of(a)]
         # a symbolic cell (a pawn's place, say) is looked up once per set: one chain of ifs,
         # however many rules ask (Z3 terms are hash-consed, so get_id names the term)
         key = ("region-at", id(s), a.get_id())

@@ -29,9 +29,9 @@ class Adjacent(BuiltinDef):
         g = ctx.domains[ctx.types[0].domain]
         a, b = args
         if zt.is_int_value(a) and zt.is_int_value(b):  # known cells: a known answer, so filters fold
-            return z3.BoolVal(g.atom(b.as_long()) in g.neighbours(g.atom(a.as_long())))
+            return z3.BoolVal(g.atom(zt.int_of(b)) in g.neighbours(g.atom(zt.int_of(a))))
         if zt.is_int_value(a):
-            at = g.atom(a.as_long())
+            at = g.atom(zt.int_of(a))
             return zt.Or([zt.Eq(b, g.code(n)) for n in g.neighbours(at)] or [z3.BoolVal(False)])
         return zt.Or([zt.And(zt.Eq(a, g.code(x)), zt.Or([zt.Eq(b, g.code(n)) for n in g.neighbours(x)])) for x in g.atoms if g.neighbours(x)]
                      or [z3.BoolVal(False)])
@@ -54,7 +54,7 @@ class _Coord(BuiltinDef):
         g = ctx.domains[ctx.types[0].domain]
         (a,) = args
         if zt.is_int_value(a):
-            return zt.num(g.cells[a.as_long()][self.axis])
+            return zt.num(g.cells[zt.int_of(a)][self.axis])
         out = zt.num(g.cells[-1][self.axis])
         for k in reversed(range(len(g.cells) - 1)):
             out = zt.If(zt.Eq(a, k), g.cells[k][self.axis], out)
@@ -102,9 +102,9 @@ class At(BuiltinDef):
         g = ctx.domains[options["grid"]]
         r, c = args
         if zt.is_int_value(r) and zt.is_int_value(c):  # a known cell: no choice, no obligation
-            cell = g.at.get((r.as_long(), c.as_long()))
+            cell = g.at.get((zt.int_of(r), zt.int_of(c)))
             if cell is not None:
-                return z3.IntVal(g.code(cell))
+                return zt.num(g.code(cell))
         hits = [(zt.And(zt.Eq(r, rr), zt.Eq(c, cc)), g.code(a)) for a, (rr, cc) in g.pos.items()]
         ctx.oblige(zt.Or([h for h, _ in hits]), f"a cell of grid {g.name} exists at the given row and column")
         out = z3.IntVal(hits[-1][1])
