@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import z3
 import z3.z3 as _z3mod  # the low-level substitute (see substituter)
 
-from . import ir
+from . import engines, ir
 from .backends import zterms as zt
 from .backends.z3 import ZCtx
 from .backends.zshare import SharedCompile
@@ -386,9 +386,13 @@ def _budgeted(s, rlimit: int, asked):
 
 
 def backward(compiled: Compiled, rlimit: int = RLIMIT, on: dict | None = None) -> list[tuple[str, str]]:
-    """Ask Z3 for witnesses and replay each in Python. Returns (what, verdict) per question: 'what'
-    says which question; the verdict is 'agree' or 'disagree: ...' (both values) on Z3's witness,
-    'none' (Z3 proved there is no such state) or 'unknown' (no answer within the budget).
+    """Ask for witnesses of the compiled terms and replay each in Python. Returns (what, verdict)
+    per question: 'what' says which question; the verdict is 'agree' or 'disagree: ...' (both
+    values) on the witness, 'none' (proved: there is no such state) or 'unknown' (no answer
+    within the budget). A witness must also answer its question — the body holds on a 'holds'
+    witness, and so on — by both back ends: the solver's model is evidence, not the verdict.
+    The question goes to Yices first where it can take it (engines.yices_first, ADR 0021), then
+    to Z3 with its deterministic budget.
     `on` (state variable -> concrete value) seeks the 'holds' and 'fails' witnesses among states
     with those values only — for a body over a whole map, where Z3 building the map itself is the
     search that swings; no such witness there is 'none where pinned', not a proof of anything."""
@@ -403,14 +407,7 @@ def backward(compiled: Compiled, rlimit: int = RLIMIT, on: dict | None = None) -
     questions.append(("undefined", z3.Not(compiled.defined)))
     for what, q in questions:
         asked = (compiled.sym.constraints + compiled.arg_constraints + compiled.ctx.sides if what == "undefined" else base) + [q]
-        # presolving first (substituting the equalities away, as solvers/puzzle.py does) answers a
-        # whole table's region labels (Zoo Parque's Areas and Exhibits), which defeat Z3's default
-        # strategy, and measured no slower elsewhere; the default strategy is the fallback
-        s = _budgeted(z3.Then(*PRESOLVE).solver(), rlimit, asked)
-        r = s.check()
-        if r == z3.unknown:
-            s = _budgeted(z3.Solver(), rlimit, asked)
-            r = s.check()
+        r, s = _ask(asked, rlimit)
         if r == z3.unknown:
             out.append((what, "unknown"))
         elif r == z3.unsat:
@@ -419,5 +416,37 @@ def backward(compiled: Compiled, rlimit: int = RLIMIT, on: dict | None = None) -
             m = s.model()
             state, args = compiled.sym.decode(m), compiled.arg_sym.decode(m)
             py, zv = compiled.python(state, args), compiled.z3_on(state, args)
-            out.append((what, "agree" if py == zv else f"disagree: Python {py!r} but Z3 {zv!r}"))
+            if py != zv:
+                out.append((what, f"disagree: Python {py!r} but Z3 {zv!r}"))
+            elif not _answers(what, py):
+                out.append((what, f"disagree: the witness is not one ({what} asked, both back ends give {py!r})"))
+            else:
+                out.append((what, "agree"))
     return out
+
+
+def _answers(what: str, value) -> bool:
+    """Whether a value (the same in both back ends) answers the question its witness was for."""
+    if what == "holds":
+        return value is True
+    if what == "fails":
+        return value is False
+    if what == "undefined":
+        return value == _UNDEF
+    return value != _UNDEF
+
+
+def _ask(asked, rlimit):
+    """(answer, solver): Yices first where it can answer; else Z3, presolving first (substituting
+    the equalities away, as solvers/puzzle.py does, answers a whole table's region labels — Zoo
+    Parque's Areas and Exhibits — which defeat Z3's default strategy, and measured no slower
+    elsewhere), with Z3's default strategy as the fallback."""
+    got = engines.yices_first(asked)
+    if got is not None:
+        return got
+    s = _budgeted(z3.Then(*PRESOLVE).solver(), rlimit, asked)
+    r = s.check()
+    if r == z3.unknown:
+        s = _budgeted(z3.Solver(), rlimit, asked)
+        r = s.check()
+    return r, s

@@ -223,3 +223,12 @@ def raw_numeral(a) -> str:
 
 def raw_op_name(a) -> str:
     return z3core.Z3_get_symbol_string(_REF, z3core.Z3_get_decl_name(_REF, _decl(_REF, a)))
+
+
+def raw_pb_params(a, unit: bool) -> tuple[int, list[int]]:
+    """A pseudo-Boolean term's bound and coefficients (at-most/at-least: `unit`, every one 1)."""
+    d = _decl(_REF, a)
+    k = z3core.Z3_get_decl_int_parameter(_REF, d, 0)
+    if unit:
+        return k, [1] * _nargs(_REF, a)
+    return k, [z3core.Z3_get_decl_int_parameter(_REF, d, i + 1) for i in range(_nargs(_REF, a))]

