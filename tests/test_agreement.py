@@ -1,6 +1,7 @@
 """The two back ends agree on every rule, define, claim, action requirement and effect of every
 spec in spec/ and tests/specs/: forward on Hypothesis states, backward on Z3's witnesses — and on
-every body a switch or another choice of reading changes, under that switch or choice."""
+every body a switch or another choice of reading changes, under that switch or choice. Forward,
+the generated Python (backends/pygen.py) also equals the closures it is checked against."""
 import os
 import subprocess
 import sys
@@ -91,6 +92,8 @@ def test_forward(path, label, tag, request):
             unanswered.append(why)
             return
         assert py == zv, f"{label}: Python {py!r} but Z3 {zv!r}"
+        ref = c.reference(state, args)
+        assert py == ref, f"{label}: generated Python {py!r} but the closures {ref!r}"
 
     check()
     if unanswered:

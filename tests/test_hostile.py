@@ -62,14 +62,22 @@ def test_nothing_ran():
 
 
 def test_no_eval_exec_or_compile_in_the_package():
-    """No call of the built-in eval/exec/compile/__import__ anywhere, and YAML is only loaded safely."""
+    """No call of the built-in eval/exec/compile/__import__ anywhere but the one guarded module
+    that compiles the Python it generates from the typed IR (backends/pygen.py: compile and exec
+    only, once each), and YAML is only loaded safely."""
     import ast
     import pathlib
 
     src = pathlib.Path(zoospec.__file__).parent
-    for f in src.rglob("*.py"):
+    generator = src / "backends" / "pygen.py"
+    seen = []
+    for f in sorted(src.rglob("*.py")):
         text = f.read_text()
         for node in ast.walk(ast.parse(text)):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                if f == generator and node.func.id in {"exec", "compile"}:
+                    seen.append(node.func.id)
+                    continue
                 assert node.func.id not in {"eval", "exec", "compile", "__import__"}, f"{f}:{node.lineno} calls {node.func.id}"
         assert "yaml.load(" not in text and "yaml.unsafe_load" not in text and "yaml.full_load" not in text
+    assert sorted(seen) == ["compile", "exec"]

@@ -16,6 +16,7 @@ import z3.z3 as _z3mod  # the low-level substitute (see substituter)
 
 from . import engines, ir
 from .backends import zterms as zt
+from .backends.python import MEMO, run_statements
 from .backends.z3 import ZCtx
 from .backends.zshare import SharedCompile
 from .backends.zvalues import Choice, ZMap, ZRec, ZSet, is_term
@@ -201,6 +202,7 @@ class Compiled:
         if shared is not None:
             shared.finish(self.ctx, terms_of(self.value, [self.defined]))
         self._packed = None  # built by _reader on first use
+        self._reference = None  # the closure back end's function(s), built by `reference` on first use
 
     def _reader(self, sub, model=None, read=None):
         """ev: term -> its constant on the state `sub` fixes. Every term of the value is one
@@ -257,6 +259,21 @@ class Compiled:
             if self.item.action is None:
                 return g.evaluate(self.item.expr, state, args)
             return g.run_effect(g.action(self.item.action).effect, state, args)
+        except Undefined:
+            return _UNDEF
+
+    def reference(self, state, args):
+        """The value by the closure back end (backends/python.py), which the generated Python
+        of `python` (backends/pygen.py) must equal on every state."""
+        g = self.game
+        if self._reference is None:
+            ref = g.reference()
+            self._reference = (ref.compile(self.item.expr) if self.item.action is None
+                               else [ref.stmt(s) for s in g.action(self.item.action).effect])
+        try:
+            if self.item.action is None:
+                return self._reference(state, {**args, MEMO: {}})
+            return run_statements(self._reference, state, args, g.state_types, g.domains)
         except Undefined:
             return _UNDEF
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from . import cli_analysis, cli_dominoes, cli_pack, cli_solve
 from .errors import SpecError
 from .game import load
+from .suggest import suggest
 
 
 def _spec_files(paths: list[str]) -> list[Path]:
@@ -63,6 +64,8 @@ def cmd_state_schema(args) -> int:
 def cmd_rules(args) -> int:
     """Every rule, action and reading of a game: id, citation, our paraphrase, kind."""
     g = cli_analysis.load_game(args.game)
+    if args.show_python:
+        return _show_python(g, args.show_python, args.json)
     items = [{"id": r.id, "kind": r.kind, "cite": str(r.cite) if r.cite else None, "says": r.says,
               "params": [n for n, _ in r.params], "at": f"{r.loc.file}:{r.loc.line}",
               **({"assumption": r.assumption} if r.assumption else {})} for r in g.rules.values()]
@@ -82,6 +85,23 @@ def cmd_rules(args) -> int:
             print(f"    - {c}: {says}")
         if it.get("assumption"):
             print(f"    assumption: {it['assumption']}")
+    return 0
+
+
+def _show_python(g, name: str, as_json: bool) -> int:
+    """The Python the generated back end runs for a rule, an action's legality or a define."""
+    if name in g.rules and g.rules[name].body is not None:
+        expr = g.rules[name].body
+    elif name in g.actions:
+        expr = g.legal_expr(name)
+    elif name in g.defines:
+        expr = g.defines[name][1]
+    else:
+        known = [*g.rules, *g.actions, *g.defines]
+        print(f"zoospec: no rule {name!r} with a body, action or define in {g.id}{suggest(name, known)}", file=sys.stderr)
+        return 2
+    src = g.py.source(expr) if hasattr(g.py, "source") else "(the closure back end is in use: ZOOSPEC_PYTHON=closures)\n"
+    print(json.dumps({"game": g.id, "id": name, "python": src}, indent=2) if as_json else src, end="" if not as_json else "\n")
     return 0
 
 
@@ -148,6 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     r = sub.add_parser("rules", help="list a game's rules, actions and readings with their citations")
     r.add_argument("game")
     r.add_argument("--json", action="store_true")
+    r.add_argument("--show-python", metavar="ID", help="print the Python generated for one rule, action (its legality) or define")
     r.set_defaults(fn=cmd_rules)
     sc = sub.add_parser("score", help="every scoring rule of a game on a state (JSON), line by line")
     sc.add_argument("game")

@@ -4,6 +4,7 @@ rules, actions, claims → a `Game` whose rules evaluate in Python and compile t
 All problems found are collected and raised together as one `SpecError`."""
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -11,7 +12,8 @@ from pathlib import Path
 import z3
 
 from . import ir, puzzle, views
-from .backends.python import MEMO, PyCompiler, apply_writes as py_apply_writes, deep_copy
+from .backends.pygen import GenCompiler
+from .backends.python import MEMO, PyCompiler, deep_copy, run_statements
 from .backends.z3 import ZCompiler, ZCtx, apply_writes, zconst
 from .build import LocatedError, LocMap, Scope, Signature, build_expr, build_stmts
 from .domains import Domains, EnumDomain, GridDomain, RangeDomain
@@ -146,9 +148,16 @@ class Game:
     # ------------------------------------------------------------------ back ends
     @property
     def py(self) -> PyCompiler:
+        """The Python back end: source generated from the IR (backends/pygen.py), or with
+        ZOOSPEC_PYTHON=closures the closures it is checked against (`reference`)."""
         if self._py is None:
-            self._py = PyCompiler(self.domains, self.defines, self.state_types)
+            make = PyCompiler if os.environ.get("ZOOSPEC_PYTHON") == "closures" else GenCompiler
+            self._py = make(self.domains, self.defines, self.state_types)
         return self._py
+
+    def reference(self) -> PyCompiler:
+        """A fresh closure compiler: the reference the generated Python is compared with."""
+        return PyCompiler(self.domains, self.defines, self.state_types)
 
     @property
     def zc(self) -> ZCompiler:
@@ -292,11 +301,7 @@ class Game:
         return self.run_effect(a.effect, state, env)
 
     def run_effect(self, stmts, state: dict, env: dict) -> dict:
-        writes: list = []
-        env = {**env, MEMO: {}}  # every statement reads the state before: define calls are shared
-        for s in stmts:
-            self._stmt_fn(s)(state, env, writes)
-        return py_apply_writes(state, self.state_types, writes, self.domains)
+        return run_statements([self._stmt_fn(s) for s in stmts], state, env, self.state_types, self.domains)
 
     def _stmt_fn(self, s):
         return self._compiled(s, self.py.stmt)

@@ -10,15 +10,20 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
 
+from zoospec.agreement import Compiled, items
+from zoospec.backends.pygen import GenCompiler
 from zoospec.backends.z3 import ZCompiler
 from zoospec.cli import main
 from zoospec.errors import InternalError, Undefined
 from zoospec.game import load
 from zoospec.solvers import ambiguity, claims, coverage, fixtures, traces
+from zoospec.strategies import states
 
 HERE = Path(__file__).resolve().parent / "specs"
 PLANTED, CLEAN = HERE / "planted.yaml", HERE / "clean.yaml"
+OPS = Path(__file__).resolve().parent.parent / "specs" / "ops.yaml"
 
 
 @pytest.fixture(scope="module")
@@ -110,6 +115,33 @@ def test_a_broken_z3_back_end_is_caught_as_an_internal_error(monkeypatch, clean,
     assert main(["check", str(CLEAN)]) == 4
     err = capsys.readouterr()
     assert "internal error" in err.err and "FAILS" not in err.out
+
+
+def test_a_broken_generated_python_is_caught_by_the_forward_check(monkeypatch):
+    """A planted defect in the generator (`a <= b` written as `b <= a`): on the states the forward
+    agreement test draws, the generated Python leaves the closures, and the closures stay with Z3."""
+    real = GenCompiler.g_Compare
+
+    def wrong(self, e, sc):
+        if e.op == "<=":
+            e = dataclasses.replace(e, left=e.right, right=e.left)
+        return real(self, e, sc)
+
+    monkeypatch.setattr(GenCompiler, "g_Compare", wrong)
+    g = load(OPS)  # a fresh game: nothing generated before the defect
+    (item,) = [i for i in items(g) if i.label == "rule ops.cmp"]
+    c = Compiled(g, item)
+    found = []
+
+    @settings(max_examples=100, database=None)
+    @given(states(g))
+    def check(state):
+        py, ref = c.python(state, {}), c.reference(state, {})
+        if py != ref:
+            found.append((ref, c.z3_on(state, {})))
+
+    check()
+    assert found and all(ref == zv for ref, zv in found)
 
 
 # ------------------------------------------------------------------ fixtures

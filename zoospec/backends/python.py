@@ -333,29 +333,8 @@ class PyCompiler:
             return UNKNOWN
 
     def _state_call(self, name):
-        """A define without parameters is a function of the state alone: its value is kept for as
-        long as every state variable it reads is the very same immutable value (a new state, or a
-        variable replaced, recomputes it; maps and records, which could change in place, are never
-        trusted)."""
-        reads = sorted(ir.state_vars_read(self.defines[name][1], self.defines))
-        cache: dict = {}
-
-        def f(st, env):
-            memo = env.get(MEMO)
-            if memo is not None and name in memo:  # already computed in this evaluation
-                return memo[name]
-            vals = tuple(st[v] for v in reads)
-            hit = cache.get("entry")
-            if hit is not None and len(hit[0]) == len(vals) and all(a is b for a, b in zip(hit[0], vals)):
-                value = hit[1]
-            else:
-                value = self.define_fn(name)(st, {} if memo is None else {MEMO: memo})
-                if all(isinstance(v, (frozenset, int, str, bool, tuple)) for v in vals):
-                    cache["entry"] = (vals, value)  # holds the values: their identities cannot be reused
-            if memo is not None:
-                memo[name] = value
-            return value
-        return f
+        get = state_getter(self, name)
+        return lambda st, env: get(st, env.get(MEMO))
 
     def define_fn(self, name):
         fn = self._define_fns.get(name)
@@ -407,6 +386,31 @@ class PyCompiler:
             for b in (body if cond(st, env) else orelse):
                 b(st, env, writes)
         return run
+
+
+def state_getter(compiler: PyCompiler, name: str):
+    """`f(state, memo)`: the value of a define without parameters, a function of the state alone.
+    Its value is kept for as long as every state variable it reads is the very same immutable value
+    (a new state, or a variable replaced, recomputes it; maps and records, which could change in
+    place, are never trusted); within one evaluation the memo shares it."""
+    reads = sorted(ir.state_vars_read(compiler.defines[name][1], compiler.defines))
+    cache: dict = {}
+
+    def f(st, memo):
+        if memo is not None and name in memo:  # already computed in this evaluation
+            return memo[name]
+        vals = tuple(st[v] for v in reads)
+        hit = cache.get("entry")
+        if hit is not None and len(hit[0]) == len(vals) and all(a is b for a, b in zip(hit[0], vals)):
+            value = hit[1]
+        else:
+            value = compiler.define_fn(name)(st, {} if memo is None else {MEMO: memo})
+            if all(isinstance(v, (frozenset, int, str, bool, tuple)) for v in vals):
+                cache["entry"] = (vals, value)  # holds the values: their identities cannot be reused
+        if memo is not None:
+            memo[name] = value
+        return value
+    return f
 
 
 UNKNOWN = object()
@@ -467,6 +471,16 @@ def domain_lit(t, domains) -> ir.Lit:
         return ir.Lit(frozenset((False, True)), SetT(t))
     d = domains[t.domain]
     return ir.Lit(frozenset(d.atoms), SetT(d.value_type))
+
+
+def run_statements(fns, state: dict, env: dict, types: dict, domains) -> dict:
+    """The state after compiled statements (`stmt`), each reading the state before (so define
+    calls are shared among them); the state given is not changed."""
+    writes: list = []
+    env = {**env, MEMO: {}}
+    for f in fns:
+        f(state, env, writes)
+    return apply_writes(state, types, writes, domains)
 
 
 def apply_writes(state: dict, types: dict, writes, domains) -> dict:

@@ -21,6 +21,12 @@ class BuiltinDef:
     def py(self, args: list, options: dict, ctx):
         raise NotImplementedError
 
+    def py_positional(self, options: dict, ctx):
+        """The Python side as a function of the argument values, for generated code: what does
+        not depend on the values (a grid's table) is looked up once. By default, `py` itself;
+        the generated back end is compared with the closures, which call `py`, on every spec."""
+        return lambda *args: self.py(list(args), options, ctx)
+
     def z3(self, args: list, options: dict, ctx):
         raise NotImplementedError
 

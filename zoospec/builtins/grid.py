@@ -25,6 +25,10 @@ class Adjacent(BuiltinDef):
         g = ctx.domains[ctx.types[0].domain]
         return args[1] in g.neighbours(args[0])
 
+    def py_positional(self, options, ctx):
+        near = ctx.domains[ctx.types[0].domain].neighbours
+        return lambda a, b: b in near(a)
+
     def z3(self, args, options, ctx):
         g = ctx.domains[ctx.types[0].domain]
         a, b = args
@@ -49,6 +53,10 @@ class _Coord(BuiltinDef):
 
     def py(self, args, options, ctx):
         return ctx.domains[ctx.types[0].domain].pos[args[0]][self.axis]
+
+    def py_positional(self, options, ctx):
+        pos, axis = ctx.domains[ctx.types[0].domain].pos, self.axis
+        return lambda c: pos[c][axis]
 
     def z3(self, args, options, ctx):
         g = ctx.domains[ctx.types[0].domain]
@@ -97,6 +105,14 @@ class At(BuiltinDef):
         if rc not in g.at:
             ctx.undefined(f"no cell at row {rc[0]}, column {rc[1]} of grid {g.name}")
         return g.at[rc]
+
+    def py_positional(self, options, ctx):
+        cells, py = ctx.domains[options["grid"]].at, self.py
+
+        def at(r, c):
+            cell = cells.get((r, c))
+            return cell if cell is not None else py([r, c], options, ctx)  # off the grid: its message
+        return at
 
     def z3(self, args, options, ctx):
         g = ctx.domains[options["grid"]]
