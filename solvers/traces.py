@@ -157,10 +157,11 @@ def replay(trace: Trace) -> list[StepCheck]:
     return out
 
 
-def replay_z3(trace: Trace, progress=None) -> list[StepCheck]:
+def replay_z3(trace: Trace, progress=None, actions=None) -> list[StepCheck]:
     """Re-check every step with the Z3 back end: the action's requirements, compiled to Z3 and
     evaluated on the state before it, are true, and its Z3 effect yields the state after it.
-    With `replay`, a trace replayed by both back ends is legal under both."""
+    With `replay`, a trace replayed by both back ends is legal under both. `actions` (ids): only
+    the steps of these actions are checked, and only their terms compiled."""
     from zoospec.agreement import Item, compiled
 
     g = trace.game
@@ -168,6 +169,8 @@ def replay_z3(trace: Trace, progress=None) -> list[StepCheck]:
     for i, st in enumerate(trace.steps):
         if progress:
             progress(i + 1, len(trace.steps))
+        if actions is not None and st.action not in actions:
+            continue
         a = g.action(st.action)
         if a.id not in legal:
             legal[a.id] = compiled(g, Item(f"legal {a.id}", a.params, g.legal_expr(a.id)))

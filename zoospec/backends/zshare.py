@@ -46,11 +46,13 @@ def constants_in(terms) -> set[int]:
     return out
 
 
-def aux_in_each(roots, aux: set[int]) -> list[set[int]]:
+def aux_in_each(roots, aux: set[int], below: dict[int, frozenset] | None = None) -> list[set[int]]:
     """For each root, the auxiliaries (ids in `aux`) it reaches. Subterms shared between roots
     (the member bits of one set, in every side of its labels) are walked once: each node's
-    answer is kept while the roots are walked."""
-    below: dict[int, frozenset] = {}
+    answer is kept in `below` (node id -> auxiliaries under it), which a caller may keep for
+    later roots — only while every node in it stays alive (Z3 reuses the ids of freed nodes),
+    and only while `aux` does not gain a node already walked."""
+    below = {} if below is None else below
     out = []
     for r in roots:
         stack = [(r.as_ast(), False)]
@@ -93,6 +95,7 @@ class SharedCompile:
         self._mentions: list[set[int]] = []  # per side (by index): the auxiliaries it mentions
         self._by_aux: dict[int, list[int]] = {}  # auxiliary id -> the sides (indexes) that mention it
         self._free: list[int] = []  # sides that mention no auxiliary (kept by every body)
+        self._below: dict[int, frozenset] = {}  # aux_in_each's answers on subterms of self.sides (kept alive there)
 
     def context(self) -> ZCtx:
         """A fresh context for one body, sharing the memo, the sides and the tag counter."""
@@ -128,7 +131,7 @@ class SharedCompile:
             self._aux_ids.setdefault(a.get_id(), a)
         self._aux_seen = len(self.aux)
         start = len(self._mentions)
-        for k, mentioned in enumerate(aux_in_each(self.sides[start:], self._aux_ids.keys()), start):
+        for k, mentioned in enumerate(aux_in_each(self.sides[start:], self._aux_ids.keys(), self._below), start):
             self._mentions.append(mentioned)
             if not mentioned:
                 self._free.append(k)
