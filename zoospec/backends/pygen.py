@@ -65,6 +65,15 @@ def _max_or(vals, default):
     return max(vals) if vals else default()
 
 
+def _all_in(xs, s):
+    """all(x in S for x in xs), S worked out only if xs has an element (as the closures do)."""
+    return True if not xs else frozenset(s()).issuperset(xs)
+
+
+def _any_in(xs, s):
+    return False if not xs else not frozenset(s()).isdisjoint(xs)
+
+
 def _push(held, value):
     held.append(value)
     return value
@@ -82,7 +91,7 @@ def _unbound(name):
 
 
 _HELPERS = {"_ix": _ix, "_div": _div, "_mod": _mod, "_the": _the, "_min_or": _min_or, "_max_or": _max_or,
-            "_push": _push, "_env": _env, "_unbound": _unbound, "_contains": operator.contains,
+            "_push": _push, "_all_in": _all_in, "_any_in": _any_in, "_env": _env, "_unbound": _unbound, "_contains": operator.contains,
             "_MISSING": _MISSING}
 
 # what may be worked out once, when the expression is compiled: no state, no variable, no call
@@ -268,6 +277,10 @@ class GenCompiler(PyCompiler):
 
     def g_Agg(self, e, sc):
         held = self._hoisted_set(e)
+        (first, *more) = e.clauses
+        if (held is not None and e.op in ("all", "any") and not more and not first.conds
+                and isinstance(held.elem, ir.Local) and held.elem.name == first.var):  # all(x in S for x in xs)
+            return f"_{e.op}_in({self._x(first.source, sc)}, lambda: {self._x(held.set, sc)})"
         if held is not None:  # the set is worked out once, when the first element reaches it
             h = self._fresh("h")
             loops, inner = self._loops(e.clauses, sc)
@@ -348,6 +361,9 @@ class GenCompiler(PyCompiler):
             self._ns[f"b{n}"] = PyCompiler.compile(self, body)
             self._define(d, f"def {d}(st, memo, {', '.join(args)}):\n"
                          f"    return b{n}(st, _env(memo, {{{', '.join(f'{p!r}: {a}' for p, a in zip(params, args))}}}))\n")
+        if self._cheap(body):  # a lookup or two: the memo would cost more than it saves
+            self._defs[name], self._calling = d, outer
+            return d
         key = f"({name!r}, ({''.join(a + ', ' for a in args)}))"
         src_c = (f"def {c}(st, memo, {', '.join(args)}):\n"
                  f"    if memo is None:\n        return {d}(st, None, {', '.join(args)})\n"
@@ -360,6 +376,16 @@ class GenCompiler(PyCompiler):
         self._define(c, src_c)
         self._calling = outer
         return c
+
+    @staticmethod
+    def _cheap(body) -> bool:
+        """A body with no generator, no call and only cheap built-ins: worth no memo lookup."""
+        for n in ir.walk(body):
+            if isinstance(n, (ir.Agg, ir.The, ir.Call, ir.Can, ir.After)):
+                return False
+            if isinstance(n, ir.Builtin) and not REGISTRY[n.name].cheap:
+                return False
+        return True
 
     def _driven(self, e, sc):
         """A node run by its closure driver (`can`, `after`), its parts generated: it is given an

@@ -14,6 +14,9 @@ class BuiltinDef:
     name: str = ""
     signature: str = ""
     options: dict[str, object] = {}
+    # a few table lookups in Python (no search, no walk over a domain): a define made only of such
+    # steps is called directly by generated code, not through its memo (backends/pygen.py)
+    cheap: bool = False
 
     def check(self, args: list[Type], options: dict, domains) -> Type:
         raise NotImplementedError

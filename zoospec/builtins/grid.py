@@ -10,6 +10,7 @@ from . import BuiltinDef, BuiltinError, grid_of, register
 
 @register
 class Adjacent(BuiltinDef):
+    cheap = True
     name = "adjacent"
     signature = "adjacent(a: cell, b: cell) -> bool — the two cells share a side"
 
@@ -42,6 +43,7 @@ class Adjacent(BuiltinDef):
 
 
 class _Coord(BuiltinDef):
+    cheap = True
     axis = 0
 
     def check(self, args, options, domains):
@@ -85,6 +87,7 @@ class Col(_Coord):
 
 @register
 class At(BuiltinDef):
+    cheap = True
     name = "at"
     signature = "at(r: int, c: int, grid=D) -> D — the cell of grid D at row r, column c; undefined off the grid"
     options = {"grid": None}

@@ -41,6 +41,7 @@ class Orientations(BuiltinDef):
 
 @register
 class Size(BuiltinDef):
+    cheap = True
     name = "size"
     signature = "size(s: shape) -> int — number of cells"
 
@@ -51,6 +52,9 @@ class Size(BuiltinDef):
 
     def py(self, args, options, ctx):
         return args[0].size
+
+    def py_positional(self, options, ctx):
+        return lambda s: s.size
 
     def z3(self, args, options, ctx):
         return lift(lambda s: z3.IntVal(s.size), args[0])
@@ -101,6 +105,7 @@ def _ordered_cached(shape, mirror):
 
 @register
 class CellsAt(BuiltinDef):
+    cheap = True
     name = "cells_at"
     signature = ("cells_at(s: shape, o: int, r: int, c: int, grid=D, mirror=true) -> set[D] — the cells of grid D "
                  "covered by orientation number o of s (0-based; turns and flips, distinct, in a fixed order) laid "
@@ -126,6 +131,23 @@ class CellsAt(BuiltinDef):
         if not 0 <= o < len(ors):
             return frozenset()
         return frozenset(g.at[(r + dr, c + dc)] for dr, dc in ors[o].cells if (r + dr, c + dc) in g.at)
+
+    def py_positional(self, options, ctx):
+        """`py`, each answer kept: a pure function of its four arguments, asked again and again for
+        the same few placements while moves are listed."""
+        at, mirror, kept = ctx.domains[options["grid"]].at, options.get("mirror", True), {}
+
+        def cells_at(s, o, r, c):
+            key = (s, o, r, c)
+            hit = kept.get(key)
+            if hit is None:
+                if len(kept) >= 100_000:
+                    kept.clear()
+                ors = _ordered(s, mirror)
+                hit = kept[key] = (frozenset() if not 0 <= o < len(ors) else
+                                   frozenset(at[(r + dr, c + dc)] for dr, dc in ors[o].cells if (r + dr, c + dc) in at))
+            return hit
+        return cells_at
 
     def z3(self, args, options, ctx):
         """Compact: the i-th covered cell's offset is chosen by (shape alternative, orientation)
