@@ -28,6 +28,8 @@ from pathlib import Path
 import z3
 
 from ..backends.z3 import ZCtx
+from ..engines import YicesThenZ3
+from ..engines.yices import Translator as YicesTranslator, available as yices_available
 from ..backends.zvalues import leaves
 from ..errors import InternalError, StateError
 from ..state import from_json, to_json
@@ -180,6 +182,7 @@ class _Problem:
         v, d = self.q.term(game.rule(self.pz.score).body)
         self.score, self.hard = v, self.hard + [d]
         self.rounds = 0
+        self._translator = None  # this problem's own Yices translator (engines.YicesThenZ3)
         self.goals = []
         for gl in self.pz.goals:
             r = game.rule(gl.rule)
@@ -227,11 +230,16 @@ class _Problem:
         self.rounds += bool(broken)
         return bool(broken)
 
-    def solver(self, deadline: float, rules: bool = True):
+    def solver(self, deadline: float, rules: bool = True, yices: bool = False):
         """A solver holding the deal, the finished condition and (unless rules=False) every
         invariant: without them, only what the scoring formula itself allows is left (and what
-        a caller adds, such as the bound's rules)."""
+        a caller adds, such as the bound's rules). yices=True: each check asks Yices first
+        (engines.YicesThenZ3) — for the record's questions, not the bound's counting UNSAT."""
         s = z3.Then(*TACTIC).solver()
+        if yices:
+            if self._translator is None and yices_available():
+                self._translator = YicesTranslator()
+            s = YicesThenZ3(s, translator=self._translator)
         s.add(self.q.facts)
         s.add(self.hard)
         if rules:
@@ -486,7 +494,7 @@ def _asker(game, prob, deadline, say, layout_first):
             r, s = search.at(want)
             return (r, s, "") if r == z3.sat else (r, None, s)
         return ask, lambda: search.asked
-    s = prob.solver(deadline)
+    s = prob.solver(deadline, yices=True)
 
     def ask(want):
         r = prob.check(s, deadline, *([prob.score >= want] if want is not None else []))

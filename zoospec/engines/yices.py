@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ctypes
 import threading
+import time
 
 import z3
 
@@ -175,8 +176,8 @@ class YicesModel:
 class YicesSolver:
     """The part of z3.Solver zoospec's solvers use, answered by Yices."""
 
-    def __init__(self, logic: str = "QF_LIA"):
-        self.tr = translator()
+    def __init__(self, logic: str = "QF_LIA", tr: Translator | None = None):
+        self.tr = tr or translator()
         self.logic = logic.encode()
         self.assertions: list[int] = []
         self.timeout: float | None = None
@@ -229,9 +230,14 @@ class YicesSolver:
         lib, done, lock = self.tr.lib, [False], threading.Lock()
 
         def stop():
-            with lock:
-                if not done[0]:
+            # a stop that comes while Yices still simplifies (before its search) is ignored by
+            # Yices, so it is sent again until the check returns
+            while True:
+                with lock:
+                    if done[0]:
+                        return
                     lib.yices_stop_search(ctx)
+                time.sleep(0.05)
         timer = threading.Timer(self.timeout, stop) if self.timeout is not None else None
         if timer is not None:
             if self.timeout <= 0:
