@@ -61,9 +61,10 @@ def test_the_generator_writes_hostile_text_only_as_data():
 
 
 @pytest.mark.parametrize("name", ["bad'name", "new\nline", "__import__", "ｅｖａｌ", "a b", "st"])
-def test_hostile_names_never_become_identifiers(name, tmp_path):
+def test_hostile_names_never_become_identifiers(name, tmp_path, monkeypatch):
     """A state variable named with code, look-alikes or a name the generator uses itself: refused
     where the spec is read, or carried as a dictionary key — never an identifier in the code."""
+    monkeypatch.delenv("ZOOSPEC_PYTHON", raising=False)
     path = tmp_path / "h.yaml"
     path.write_text("game: {id: h, title: H, rulebook: none.txt}\n"
                     f"state: {{{json.dumps(name)}: \"int[0..3]\"}}\n"
@@ -113,7 +114,8 @@ def test_the_without_one_candidate_is_undefined_in_both_with_one_message(count, 
         assert gen[1] == "the(...) needs exactly one candidate, found 0"
 
 
-def test_show_python_prints_the_generated_source_of_a_rule(capsys):
+def test_show_python_prints_the_generated_source_of_a_rule(capsys, monkeypatch):
+    monkeypatch.delenv("ZOOSPEC_PYTHON", raising=False)
     assert main(["rules", OPS, "--show-python", "ops.cmp"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("def f") and "st['n']" in out and "return" in out
