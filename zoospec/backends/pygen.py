@@ -121,7 +121,7 @@ class GenCompiler(PyCompiler):
         self._count = 0
         self._defs: dict[str, str] = {}  # define name -> its memoised positional function
         self._states: dict[str, str] = {}  # define without parameters -> its state getter
-        self._pure: dict[int, bool] = {}
+        self._pure: dict[int, tuple] = {}  # id(expr) -> (reads nothing, expr kept alive)
         self.sources: dict[str, str] = {}  # made function name -> its source
         self._calls: dict[str, list[str]] = {}  # made function name -> defines its source calls
         self._made: dict[int, tuple] = {}  # id(expr) -> (function name, expr kept alive)
@@ -194,11 +194,11 @@ class GenCompiler(PyCompiler):
     def _is_pure(self, e) -> bool:
         hit = self._pure.get(id(e))
         if hit is None:
-            hit = not isinstance(e, _READS) and all(self._is_pure(c) for c in ir.children(e))
+            pure = not isinstance(e, _READS) and all(self._is_pure(c) for c in ir.children(e))
             if isinstance(e, (ir.Agg, ir.The)):  # a generator's element reads its own variables
-                hit = False
-            self._pure[id(e)] = hit
-        return hit
+                pure = False
+            hit = self._pure[id(e)] = (pure, e)  # the node kept alive, so its id is not reused
+        return hit[0]
 
     def _strict(self, e) -> bool:
         if isinstance(e, _STRICT) or (isinstance(e, ir.Lit) and type(e.value) is bool):
