@@ -23,7 +23,7 @@ import operator
 from .. import ir
 from ..builtins import REGISTRY
 from ..errors import Undefined
-from .python import MEMO, CallCtx, PyCompiler, state_getter
+from .python import MEMO, CallCtx, PyCompiler, hoistable_member, state_getter
 
 _MISSING = object()
 
@@ -276,7 +276,7 @@ class GenCompiler(PyCompiler):
         return " ".join(parts), sc
 
     def g_Agg(self, e, sc):
-        held = self._hoisted_set(e)
+        held = hoistable_member(e)
         (first, *more) = e.clauses
         if (held is not None and e.op in ("all", "any") and not more and not first.conds
                 and isinstance(held.elem, ir.Local) and held.elem.name == first.var):  # all(x in S for x in xs)
@@ -298,16 +298,6 @@ class GenCompiler(PyCompiler):
             return f"frozenset({vals})"
         default = self._x(e.default, sc) if e.default is not None else "_unbound('default')"
         return f"_{e.op}_or({vals}, lambda: {default})"
-
-    def _hoisted_set(self, e):
-        """As the closures' `_member_hoisted`: `x in S` as the element, S not using the generator."""
-        m = e.elt
-        if not isinstance(m, ir.Member):
-            return None
-        bound = {c.var for c in e.clauses}
-        if any(isinstance(n, ir.Local) and n.name in bound for n in ir.walk(m.set)):
-            return None
-        return m
 
     def g_The(self, e, sc):
         loops, inner = self._loops(e.clauses, sc)

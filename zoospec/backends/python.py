@@ -200,11 +200,8 @@ class PyCompiler:
         (st, env, held) that works S out once per evaluation of the generator, on the first
         element that passes the filters (so an undefined S is undefined exactly when an element
         reaches it), instead of once per element."""
-        m = e.elt
-        if not isinstance(m, ir.Member):
-            return None
-        bound = {c.var for c in e.clauses}
-        if any(isinstance(n, ir.Local) and n.name in bound for n in ir.walk(m.set)):
+        m = hoistable_member(e)
+        if m is None:
             return None
         a, s = self.compile(m.elem), self.compile(m.set)
 
@@ -386,6 +383,18 @@ class PyCompiler:
             for b in (body if cond(st, env) else orelse):
                 b(st, env, writes)
         return run
+
+
+def hoistable_member(e: ir.Agg):
+    """The generator's element when it is `x in S` and S uses none of the generator's variables
+    (so S can be worked out once per evaluation of the generator), else None."""
+    m = e.elt
+    if not isinstance(m, ir.Member):
+        return None
+    bound = {c.var for c in e.clauses}
+    if any(isinstance(n, ir.Local) and n.name in bound for n in ir.walk(m.set)):
+        return None
+    return m
 
 
 def state_getter(compiler: PyCompiler, name: str):
