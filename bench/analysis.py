@@ -17,9 +17,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from zoospec.catalog import bundled  # noqa: E402
-from zoospec.game import load  # noqa: E402
-from zoospec.solvers import ambiguity, claims, coverage, fixtures  # noqa: E402
+from zoospec.front.catalog import bundled  # noqa: E402
+from zoospec.front.loader import load  # noqa: E402
+from zoospec.solvers.analysis import ambiguity, claims, coverage, fixtures  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 

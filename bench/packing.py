@@ -28,14 +28,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from zoospec.game import load  # noqa: E402
-from zoospec.solvers import pack_game  # noqa: E402
-from zoospec.solvers.pack_format import pieces_arg  # noqa: E402
-from zoospec.solvers.pack_matrix import Matrix  # noqa: E402
-from zoospec.solvers.pack_model import Board, Problem  # noqa: E402
-from zoospec.solvers.pack_search import Budget, run as search  # noqa: E402
-from zoospec.solvers.pack_symmetry import board_group, count_orbits, orbit_representatives  # noqa: E402
-from zoospec.solvers.packing import solve  # noqa: E402
+from zoospec.front.loader import load  # noqa: E402
+from zoospec.solvers.packing import game as pack_game  # noqa: E402
+from zoospec.solvers.packing.matrix import Matrix  # noqa: E402
+from zoospec.solvers.packing.model import Board, Problem  # noqa: E402
+from zoospec.solvers.packing.pieces import pieces_arg  # noqa: E402
+from zoospec.solvers.packing.search import Budget, run as search  # noqa: E402
+from zoospec.solvers.packing.solve import solve  # noqa: E402
+from zoospec.solvers.packing.symmetry import board_group, count_orbits, orbit_representatives  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from zoospec.backends.python import MEMO  # noqa: E402
 from zoospec.builtins.polyomino import orientations  # noqa: E402
-from zoospec.game import load  # noqa: E402
+from zoospec.front.loader import load  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -30,8 +30,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def mid_game(g):
     """A dealt 2-player table in the main action, the first player's board with its first 50
     buildable cells (reading order) covered."""
-    from zoospec.solvers import play
-    from zoospec.state import merged
+    from zoospec.solvers.play import playout as play
+    from zoospec.runtime.state import merged
     dealt = play.play(g, g.start_state(2), seed=1, max_steps=46).trace.states[-1]
     buildable = sorted(g.consts["buildable"][1]["p2s1"], key=lambda a: g.domains["cell"].pos[a])
     return g.state_from_json(merged(g.state_to_json(dealt), {"stage": "main", "elephant": 12, "occupied": {"1": buildable[:50]}}))
@@ -112,7 +112,8 @@ def all_moves():
     """Every legal move of the states of a played game, by solvers/moves.py (what `zoospec play`
     lists): the median and the slowest state, and the slowest stage."""
     import statistics
-    from zoospec.solvers import moves, play
+    from zoospec.solvers import moves
+    from zoospec.solvers.play import playout as play
     nyz = load(ROOT / "spec" / "new-york-zoo.yaml")
     zlr = load(ROOT / "spec" / "zooloretto.yaml")
     for name, g, players, seed, stage in (("new-york-zoo", nyz, 2, 2, "stage"), ("zooloretto", zlr, 4, 1, "phase")):

@@ -69,7 +69,7 @@ def ceiling_of_short_of_seats(timeout: float) -> list[str]:
     so no record scores 19 half stars or more (UNSAT with the bound's rules) while 18 is not
     ruled out by them — the climb can stop at 18 and call it the best."""
     from zoospec import load
-    from zoospec.solvers import puzzle
+    from zoospec.solvers.puzzle import search as puzzle
 
     g = load(str(ROOT / "spec" / "zoo-ography.yaml"))
     prob = puzzle._Problem(g, puzzle.read_deal(g, SHORT))

@@ -24,8 +24,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from zoospec import load  # noqa: E402
-from zoospec.solvers import portfolio, puzzle, sweep  # noqa: E402
-from zoospec.yamlload import load_file  # noqa: E402
+from zoospec.front.yamlload import load_file  # noqa: E402
+from zoospec.solvers.puzzle import portfolio, search as puzzle, sweep  # noqa: E402
 
 SPEC = ROOT / "spec" / "zoo-ography.yaml"
 

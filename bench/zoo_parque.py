@@ -19,8 +19,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from zoospec import load  # noqa: E402
-from zoospec.agreement import Compiled, items  # noqa: E402
-from zoospec.solvers import dominoes, play, traces  # noqa: E402
+from zoospec.runtime.agreement import Compiled, items  # noqa: E402
+from zoospec.solvers import traces  # noqa: E402
+from zoospec.solvers.games.zoo_parque import dominoes
+from zoospec.solvers.play import playout as play
 
 SPEC = ROOT / "spec" / "zoo-parque.yaml"
 HEAVY = ["rule zp.claim.area", "rule zp.play.claimed-area", "rule zp.score.exhibit", "rule zp.score.total", "define can_place"]

@@ -11,11 +11,34 @@ the whole listing (one state, one cache).
 """
 from __future__ import annotations
 
-from zoospec.backends.python import MEMO, conditions_by_depth, conjuncts
-from zoospec.errors import Undefined
+from dataclasses import dataclass
 
-from .symbolic import param_pools
-from .traces import Step
+from zoospec.backends.python import MEMO
+from zoospec.errors import InternalError, Undefined
+from zoospec.ir.plan import conditions_by_depth, conjuncts
+from zoospec.ir.types import AtomT, BoolT, IntT
+
+
+@dataclass
+class Step:
+    action: str
+    args: dict
+
+
+def param_pools(game, params) -> list[list]:
+    """Each parameter's values, in domain order."""
+    pools = []
+    for _, t in params:
+        if isinstance(t, BoolT):
+            pools.append([False, True])
+        elif isinstance(t, IntT):
+            pools.append(list(range(t.lo, t.hi + 1)))
+        elif isinstance(t, AtomT):
+            d = game.domains[t.domain]
+            pools.append([d.atom(k) for k in d.codes()])
+        else:
+            raise InternalError(f"parameter type {t} is not finite")
+    return pools
 
 
 def _plan(game, action):

@@ -17,7 +17,8 @@ import z3
 
 from zoospec.backends.z3 import ZCtx
 from zoospec.errors import InternalError, Undefined
-from zoospec.types import AtomT, BoolT, IntT
+
+from .moves import legal_moves, param_pools
 
 UNDEFINED = "undefined"
 
@@ -40,22 +41,6 @@ def param_values(game, params) -> list[dict]:
     """Every combination of finite parameter values (in domain order)."""
     pools = param_pools(game, params)
     return [dict(zip([n for n, _ in params], combo)) for combo in itertools.product(*pools)]
-
-
-def param_pools(game, params) -> list[list]:
-    """Each parameter's values, in domain order."""
-    pools = []
-    for _, t in params:
-        if isinstance(t, BoolT):
-            pools.append([False, True])
-        elif isinstance(t, IntT):
-            pools.append(list(range(t.lo, t.hi + 1)))
-        elif isinstance(t, AtomT):
-            d = game.domains[t.domain]
-            pools.append([d.atom(k) for k in d.codes()])
-        else:
-            raise InternalError(f"parameter type {t} is not finite")
-    return pools
 
 
 def rule_instances(game, kind) -> list[tuple]:
@@ -174,7 +159,6 @@ class Query:
         forbid exactly those moves, ask again. Each round rules out at least one move instance, so
         it ends; asserting every move instance up front can mean thousands of big terms. The
         invariants are added lazily as in solve_invariant."""
-        from .moves import legal_moves
         s, lazy = self._lazy_solver(conds, (i,))
         forbidden = set()
         while True:
@@ -243,5 +227,4 @@ def confirm(ok: bool, what: str):
 
 def py_has_move(game, state, actions=None) -> bool:
     """Some action (of `actions`, default all) is legal in a concrete state (Python back end)."""
-    from .moves import legal_moves
     return bool(legal_moves(game, state, actions))

@@ -9,7 +9,7 @@ step by step with the Python back end.
      "states": [{"#meta": {"index": 0}, "board": {"#set": ["0,1"]}, "score": 3},
                 {"#meta": {"index": 1, "action": "g.move", "args": {"c": "0,2"}}, ...}]}
 
-A *pair* (an independence claim's counterexample, solvers/independence.py) is two states side by
+A *pair* (an independence claim's counterexample, solvers/analysis/independence.py) is two states side by
 side, not a move: its #meta names the rule or action and the arguments that tell them apart
 ("pair": {"item", "args", "of"}), and its states carry no action.
 
@@ -23,15 +23,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from zoospec.errors import StateError, Undefined
-from zoospec.types import AtomT, BoolT, IntT, MapT, RecordT, SetT
+from zoospec.ir.types import AtomT, BoolT, IntT, MapT, RecordT, SetT
+from zoospec.runtime.agreement import Item, compiled
+
+from .moves import Step
+from .symbolic import py_value
 
 FORMAT_URL = "https://apalache-mc.org/docs/adr/015adr-trace.html"
-
-
-@dataclass
-class Step:
-    action: str
-    args: dict
 
 
 @dataclass
@@ -133,7 +131,6 @@ def replay(trace: Trace) -> list[StepCheck]:
     and its effect equal to the state after it."""
     g = trace.game
     if trace.pair is not None:
-        from .independence import py_difference
         p = trace.pair
         why = py_difference(g, p["item"], trace.states[0], trace.states[1], p["args"], set(p["of"]))
         return [StepCheck(1, why is not None, f"{p['item']} {why}" if why else
@@ -162,8 +159,6 @@ def replay_z3(trace: Trace, progress=None, actions=None) -> list[StepCheck]:
     evaluated on the state before it, are true, and its Z3 effect yields the state after it.
     With `replay`, a trace replayed by both back ends is legal under both. `actions` (ids): only
     the steps of these actions are checked, and only their terms compiled."""
-    from zoospec.agreement import Item, compiled
-
     g = trace.game
     legal, effect, out = {}, {}, []
     for i, st in enumerate(trace.steps):
@@ -190,3 +185,33 @@ def replay_z3(trace: Trace, progress=None, actions=None) -> list[StepCheck]:
 
 def save(trace: Trace, path: str | Path):
     Path(path).write_text(json.dumps(trace.to_itf(), indent=2, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def py_difference(game, item: str, s1, s2, args: dict, of) -> str | None:
+    """How the rule or action `item` tells two states apart (Python back end), or None if it
+    does not or they differ outside `of`: what `zoospec replay` re-checks of a pair."""
+    x = game.rules[item] if item in game.rules else game.action(item)
+    return concrete_difference(game, x, s1, s2, game._args(x.params, args, item), of)
+
+
+def concrete_difference(game, x, s1, s2, xa, of):
+    """How x differs on two concrete states (Python back end), or None if it does not."""
+    if any(s1[n] != s2[n] for n in game.state_types if n not in of):
+        return None
+    if not hasattr(x, "requires"):
+        v1, v2 = py_value(game, x.body, s1, xa), py_value(game, x.body, s2, xa)
+        return None if v1 == v2 else f"is {v1!r} on the first and {v2!r} on the second"
+    (l1, p1), (l2, p2) = (_concrete_outcome(game, x.id, s, xa) for s in (s1, s2))
+    if l1 != l2:
+        return f"is {'legal' if l1 else 'illegal'} on the first and {'legal' if l2 else 'illegal'} on the second"
+    changed = [n for n in game.state_types if n not in of and l1 and p1[n] != p2[n]]
+    return f"leaves {', '.join(changed)} different" if changed else None
+
+
+def _concrete_outcome(game, aid, s, xa):
+    """(legal, the state after) as Z3 has it: legal means the requirements and the effect are
+    defined and the requirements true."""
+    try:
+        return (True, game.apply(s, aid, xa)) if game.legal(s, aid, xa) else (False, None)
+    except Undefined:
+        return False, None

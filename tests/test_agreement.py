@@ -9,13 +9,12 @@ from functools import lru_cache
 from itertools import chain
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from conftest import ALL_SPECS, ROOT, game
-from zoospec.agreement import backward, changed_items, compiled as compile_item, forward, items, variants
+from hypothesis import given, settings, strategies as st
+
 from zoospec.errors import Unanswered
-from zoospec.strategies import arguments, states
+from zoospec.runtime.agreement import backward, changed_items, compiled as compile_item, forward, items, variants
+from zoospec.runtime.strategies import arguments, states
 
 
 def variant(path, tag):
@@ -174,7 +173,7 @@ def test_transition_relation_matches_legal_and_apply(path, action):
     (its memo, with the side constraints they made)."""
     import z3
 
-    from zoospec.agreement import PRESOLVE
+    from zoospec.runtime.agreement import PRESOLVE
     from zoospec.backends.z3 import ZCtx
 
     # an action some reading switches off (e.g. buying a stall when only animals may be bought),

@@ -1,14 +1,13 @@
 """Built-ins against independent known answers (the Python/Z3 agreement is in test_agreement)."""
 import itertools
 
-from hypothesis import given
-from hypothesis import strategies as st
-
 from conftest import ROOT, game
-from zoospec.agreement import Compiled, Item, forward
+from hypothesis import given, strategies as st
+
 from zoospec.builtins.connectivity import component_py
 from zoospec.builtins.polyomino import Shape, orientations, placements
-from zoospec.domains import GridDomain
+from zoospec.ir.domains import GridDomain
+from zoospec.runtime.agreement import Compiled, Item, forward
 
 
 def polyominoes(n):
@@ -147,8 +146,8 @@ def test_cells_at_enumerates_exactly_the_placements():
     """Every orientation number at every position, kept where the whole shape lies on the board,
     gives the same placements as `placements` — the two built-ins describe one geometry."""
     from zoospec.backends.python import CallCtx
-    from zoospec.builtins import REGISTRY
-    from zoospec.domains import Domains, GridDomain
+    from zoospec.builtins.base import REGISTRY
+    from zoospec.ir.domains import Domains, GridDomain
 
     doms = Domains()
     g = doms.add(GridDomain("cell", [(r, c) for r in range(4) for c in range(5)]))

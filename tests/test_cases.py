@@ -9,12 +9,12 @@ the state before it, and each listed variable is compared whole."""
 from functools import lru_cache
 
 import pytest
-
 from conftest import ROOT, game
-from zoospec.agreement import Item, compiled, forward
-from zoospec.state import merged, to_json
-from zoospec.types import MapT, SetT
-from zoospec.yamlload import load_file
+
+from zoospec.front.yamlload import load_file
+from zoospec.ir.types import MapT, SetT
+from zoospec.runtime.agreement import Item, compiled, forward
+from zoospec.runtime.state import merged, to_json
 
 FILES = sorted((ROOT / "spec" / "cases").rglob("*.yaml")) + sorted((ROOT / "tests" / "specs" / "cases").glob("*.yaml"))
 

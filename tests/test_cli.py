@@ -1,8 +1,7 @@
 """The command line: validate's one line per file, its exit codes, and --json."""
 import json
 
-from conftest import ROOT, game
-from conftest import run_zoospec as run
+from conftest import ROOT, game, run_zoospec as run
 
 
 def test_validate_bundled_specs():
@@ -32,7 +31,7 @@ def test_validate_json():
 def test_state_schema_validates_a_state():
     import jsonschema
 
-    from zoospec.solvers import play
+    from zoospec.solvers.play import playout as play
 
     r = run("state-schema", "spec/new-york-zoo.yaml")
     assert r.returncode == 0

@@ -1,8 +1,9 @@
 """Loops in effects run in domain order in both back ends, whatever order the set iterates in:
 the later write to one place wins, so the order is part of the meaning (docs/language.md)."""
 from conftest import ROOT, game
+
 from zoospec import ir
-from zoospec.types import SetT
+from zoospec.ir.types import SetT
 
 
 def test_python_loop_runs_in_domain_order_not_iteration_order():

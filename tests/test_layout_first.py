@@ -1,13 +1,13 @@
-"""The layout-first loop's refutations (solvers/layout_first.py, ADR 0016) on a puzzle small
+"""The layout-first loop's refutations (solvers/puzzle/layout_first.py, ADR 0016) on a puzzle small
 enough to count: tests/specs/layouts.yaml, two slots each holding a piece worth 0–3 turned 0–3
 times, a total of 3 wanted, and a rule the proposer does not keep that refutes every layout
 unless the deal has the escape. The counts are the layouts each setting must propose before the
 proposer has none left."""
 import pytest
-
 from conftest import ROOT
+
 from zoospec import load
-from zoospec.solvers import puzzle
+from zoospec.solvers.puzzle import search as puzzle
 
 SPEC = str(ROOT / "tests" / "specs" / "layouts.yaml")
 
@@ -77,7 +77,7 @@ def test_a_search_keeps_its_refutations_and_asks_a_completed_layout_first():
 
     import z3
 
-    from zoospec.solvers.layout_first import LayoutSearch
+    from zoospec.solvers.puzzle.layout_first import LayoutSearch
 
     g = _game(True, True)
     prob = puzzle._Problem(g, {"escape": False})
@@ -98,7 +98,7 @@ def test_slot_by_slot_the_bare_slots_are_dropped_together_then_each_other_alone(
     """`generalise_by` drops the pins of the keys where no `pin_only` entry was pinned (an empty
     spot) at once, then every other key alone; with nothing bare, every key alone; `generalise`'s
     variables come first."""
-    from zoospec.solvers.layout_first import _batches
+    from zoospec.solvers.puzzle.layout_first import _batches
 
     g = _game(True, True, True)
     prob = puzzle._Problem(g, {"escape": False})
@@ -117,7 +117,7 @@ def test_the_command_line_asks_layout_by_layout_unless_told_or_given_a_layout(tm
     is asked as one question, and --layout-first is refused for it, saying why."""
     import json
 
-    from zoospec.cli import main
+    from zoospec.cli.main import main
     deal, given, bare = tmp_path / "deal.yaml", tmp_path / "given.yaml", tmp_path / "bare.yaml"
     deal.write_text("escape: false\n")
     given.write_text("at: {1: 3, 2: 0}\n")

@@ -1,10 +1,10 @@
 """New York Zoo end to end: a seeded game for every player count, 1 to 5, plays to its end with
 every move legal under both back ends, and the end names a winner by the rulebook's condition."""
 import pytest
-
 from conftest import ROOT, game
 from test_whole_games import assert_legal_under_both_back_ends
-from zoospec.solvers import play
+
+from zoospec.solvers.play import playout as play
 
 SPEC = str(ROOT / "spec" / "new-york-zoo.yaml")
 # The seed per player count. Random play does not always finish a 5-player game: seeds 3, 5 and 6
@@ -44,7 +44,7 @@ def test_a_seeded_game_ends_by_the_rules_with_every_move_legal_under_both_back_e
 def test_the_picture_draws_each_enclosure_where_it_lies_with_its_animals():
     """The spec's picture section: every laid enclosure gets a letter on exactly its cells, and its
     legend line names its animals; attractions are '#'; the strip brackets the elephant."""
-    from zoospec.solvers import picture, picture_views
+    from zoospec.solvers.play import picture, picture_views
     g = game(SPEC)
     state = play.play(g, g.start_state(2), seed=2, max_steps=400).trace.states[-1]
     grids = [v for kind, v in picture_views.parts(g, state) if kind == "grid"]
@@ -70,7 +70,7 @@ def test_the_claims_get_their_verdicts_with_checked_witnesses():
     """The rulebook's promises about moves hold (UNSAT); the two expected failures come with
     witnesses the Python back end confirms: a move over two breeding lines, and two boards
     completed in one breeding."""
-    from zoospec.solvers import claims
+    from zoospec.solvers.analysis import claims
     g = game(SPEC)
     only = ["nyz.claim.acquisition-in-reach", "nyz.claim.one-line-per-move", "nyz.claim.occupied-with-one-or-two",
             "nyz.claim.occupying-never-empties", "nyz.claim.capacity-kept", "nyz.claim.houses-kept",
@@ -95,7 +95,7 @@ def test_the_breeding_reading_changes_what_a_long_move_triggers():
     move of four from tile space 0 over the kangaroo and penguin lines): each line breeds, or
     only the first. (`zoospec ambiguities` finds such states itself — docs/new-york-zoo.md; the
     search takes minutes on this state, so the test states the witness.)"""
-    from zoospec.state import merged
+    from zoospec.runtime.state import merged
     g = game(SPEC)
     state = g.state_from_json(merged(g.state_to_json(g.start_state(4)), {"stage": "move", "elephant": 0}))
     each, first = g.with_readings({"lines_per_move": "each"}), g.with_readings({"lines_per_move": "first"})
@@ -107,7 +107,7 @@ def test_the_breeding_reading_changes_what_a_long_move_triggers():
 
 def test_every_normative_sentence_is_cited():
     """Needs the rulebook beside the project (../shared/rulebooks); it is not part of the repository."""
-    from zoospec.solvers import coverage
+    from zoospec.solvers.analysis import coverage
     g = game(SPEC)
     book = coverage.find_rulebook(g)
     if book is None:

@@ -1,11 +1,11 @@
 """Every IR op has a handler in both back ends, and some test spec uses it."""
 import pytest
-
 from conftest import ALL_SPECS, game
+
 from zoospec import ir
 from zoospec.backends.python import PyCompiler
 from zoospec.backends.z3 import ZCompiler
-from zoospec.builtins import REGISTRY
+from zoospec.builtins.base import REGISTRY
 
 
 @pytest.mark.parametrize("op", ir.EXPR_OPS, ids=lambda o: o.__name__)

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from zoospec.cli import main
+from zoospec.cli.main import main
 from zoospec.errors import SpecError
-from zoospec.game import load
-from zoospec.solvers import pack_game
-from zoospec.solvers.pack_format import parse, pieces_arg
-from zoospec.solvers.pack_model import Board
-from zoospec.solvers.packing import solve
+from zoospec.front.loader import load
+from zoospec.solvers.packing import game as pack_game
+from zoospec.solvers.packing.model import Board
+from zoospec.solvers.packing.pieces import parse, pieces_arg
+from zoospec.solvers.packing.solve import solve
 from zoospec.solvers.results import Sat, Unsat
 
 ROOT = Path(__file__).resolve().parent.parent

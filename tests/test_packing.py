@@ -3,16 +3,15 @@ refutations, the certificate, deadlines."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import example, given, settings
-from hypothesis import strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from zoospec.builtins.polyomino import Shape, orientations
 from zoospec.errors import InternalError
-from zoospec.solvers import pack_search, xcover
-from zoospec.solvers.pack_bounds import refute
-from zoospec.solvers.pack_format import pieces_arg
-from zoospec.solvers.pack_model import Board, Options, Piece, Problem
-from zoospec.solvers.packing import PackingError, solve
+from zoospec.solvers.packing import search as pack_search, xcover
+from zoospec.solvers.packing.bounds import refute
+from zoospec.solvers.packing.model import Board, Options, Piece, Problem
+from zoospec.solvers.packing.pieces import pieces_arg
+from zoospec.solvers.packing.solve import PackingError, solve
 from zoospec.solvers.results import Count, Sat, Unsat
 
 PENTOMINOES = pieces_arg("pentominoes")
@@ -268,14 +267,14 @@ def test_a_wrong_engine_answer_is_caught_not_printed(monkeypatch):
         out.solutions = [sol[:-1] for sol in out.solutions]  # drop a piece: a cell stays empty
         return out
 
-    monkeypatch.setattr("zoospec.solvers.packing.run", broken)
+    monkeypatch.setattr("zoospec.solvers.packing.solve.run", broken)
     with pytest.raises(InternalError, match="pack.exact-cover"):
         solve(rect(6, 10), PENTOMINOES)
 
 
 def test_certificate_rejects_a_mislabelled_piece():
-    from zoospec.solvers.pack_certify import vocabulary, violations
-    from zoospec.solvers.pack_model import Packing, Placement
+    from zoospec.solvers.packing.certify import vocabulary, violations
+    from zoospec.solvers.packing.model import Packing, Placement
 
     problem = Problem(rect(6, 10), PENTOMINOES)
     good = solve(rect(6, 10), PENTOMINOES).witness

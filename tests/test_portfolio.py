@@ -1,15 +1,15 @@
-"""`zoospec solve --workers N` (solvers/portfolio.py): the same question in spawned processes on
+"""`zoospec solve --workers N` (solvers/puzzle/portfolio.py): the same question in spawned processes on
 different Z3 random seeds. Checked on the counting puzzle of tests/specs/layouts.yaml, where every
 answer is known: the portfolio's verdicts are the single solver's, a record is certified in the
 caller's process, no worker is left running, and a worker that fails is named."""
 import multiprocessing
 
 import pytest
-
 from conftest import ROOT
+
 from zoospec import load
 from zoospec.errors import InternalError
-from zoospec.solvers import portfolio, puzzle
+from zoospec.solvers.puzzle import portfolio, search as puzzle
 
 SPEC = str(ROOT / "tests" / "specs" / "layouts.yaml")
 
@@ -58,7 +58,7 @@ def test_a_record_from_a_worker_is_certified_here():
 def test_solve_workers_on_the_command_line(tmp_path, capsys):
     import json
 
-    from zoospec.cli import main
+    from zoospec.cli.main import main
     deal = tmp_path / "deal.yaml"
     deal.write_text("escape: true\n")
     assert main(["solve", SPEC, "--deal", str(deal), "--layout-first", "--workers", "2", "--target", "6", "--json"]) == 0

@@ -6,15 +6,15 @@ import json
 import os
 
 import pytest
+from conftest import ROOT, game
 
 import zoospec
 from zoospec import ir
-from conftest import ROOT, game
 from zoospec.backends.pygen import GenCompiler
 from zoospec.backends.python import MEMO, PyCompiler
-from zoospec.cli import main
+from zoospec.cli.main import main
 from zoospec.errors import SpecError, Undefined
-from zoospec.types import BOOL, AtomT
+from zoospec.ir.types import BOOL, AtomT
 
 OPS = str(ROOT / "tests" / "specs" / "ops.yaml")
 CANARY = "/tmp/zoospec-pygen-canary"

@@ -4,11 +4,12 @@ effect (the cases themselves run in test_cases.py, through both back ends); a se
 same game; `play --players N` plays one to its end from the command line. Each game's own file (test_zooloretto.py, test_new_york_zoo.py, test_zoo_parque.py) plays a
 seeded game per player count through `assert_legal_under_both_back_ends`."""
 import pytest
-
 from conftest import ROOT, game
-from zoospec.cli import main
-from zoospec.solvers import play, traces
-from zoospec.yamlload import load_file
+
+from zoospec.cli.main import main
+from zoospec.front.yamlload import load_file
+from zoospec.solvers import traces
+from zoospec.solvers.play import playout as play
 
 GAMES = ["zooloretto", "new-york-zoo", "zoo-parque"]
 # game: (moves for the same-seed test, seed for play, a final score line it prints, a player count it refuses)

@@ -6,14 +6,13 @@ A define on an unknown atom is compiled by cases where that asks less (ADR 0011)
 from pathlib import Path
 
 import z3
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from zoospec import ir
-from zoospec.backends import zterms as zt
 from zoospec.backends.z3 import ZCtx, _fold_all, _fold_any, _fold_sum
-from zoospec.game import load
-from zoospec.types import AtomT
+from zoospec.front.loader import load
+from zoospec.ir.types import AtomT
+from zoospec.smt import terms as zt
 
 SPEC = Path(__file__).parent.parent / "spec" / "zoo-parque.yaml"
 B = [z3.Bool(f"fold.b{i}") for i in range(3)]

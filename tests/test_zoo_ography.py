@@ -1,18 +1,18 @@
 """Zoo-ography (solo): the record's rules, its cuts, the puzzle solver's verdicts and the plan
-replay (spec/zoo-ography.yaml, solvers/puzzle.py, docs/zoo-ography.md)."""
+replay (spec/zoo-ography.yaml, solvers/puzzle/search.py, docs/zoo-ography.md)."""
 import json
 from pathlib import Path
 
 import pytest
-
 from conftest import game, run_zoospec
 from test_cases import FILES
-from zoospec.agreement import Compiled, Item, forward
-from zoospec.cli import main
-from zoospec.solvers import layout_first, puzzle
+
+from zoospec.cli.main import main
+from zoospec.front.yamlload import load_file
+from zoospec.runtime.agreement import Compiled, Item, forward
+from zoospec.runtime.state import merged
+from zoospec.solvers.puzzle import layout_first, search as puzzle
 from zoospec.solvers.symbolic import py_value, rule_instances
-from zoospec.state import merged
-from zoospec.yamlload import load_file
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = str(ROOT / "spec" / "zoo-ography.yaml")
@@ -154,7 +154,8 @@ TEN_TILES = "z20,z06,z14,z10,z21,z22,z12,z13,z01,z17"
 
 def _played_draft(tmp_path, players=2, seed=2, choose=None, **switches):
     """A draft played to its end (random moves with `seed`, or `choose`'s), saved as a trace."""
-    from zoospec.solvers import play, traces
+    from zoospec.solvers.play import playout as play
+    from zoospec.solvers import traces
     g = game(str(ROOT / "spec" / "zoo-ography-draft.yaml")).with_readings({}, switches)
     res = play.play(g, g.start_state(players), seed=seed, choose=choose, max_steps=1000)
     assert res.ended_by == "an end rule holds"
@@ -590,7 +591,7 @@ def test_minimal_core_keeps_a_minimal_sublist():
 
 
 def test_sweep_streams_results_and_resumes_with_local_workers(tmp_path):
-    from zoospec.solvers import sweep
+    from zoospec.solvers.puzzle import sweep
     out = tmp_path / "r.jsonl"
     s = sweep.run(SPEC, [1, 2], out, workers=2, timeout=300, target=21)
     assert s["deals"] == 2 and s["unreachable"] == 2 and s["winnable_share"] == 0.0
@@ -619,7 +620,7 @@ def test_sweep_asks_layout_first_in_its_workers(tmp_path, capsys):
 def test_sweep_deals_and_solves_under_a_switch(tmp_path):
     """--with reaches the workers: a Connections sweep deals the advanced game with a monorail
     layout. (A one-second budget: the answer is unknown — a timeout, reported as such.)"""
-    from zoospec.solvers import sweep
+    from zoospec.solvers.puzzle import sweep
     out = tmp_path / "r.jsonl"
     s = sweep.run(SPEC, [3], out, workers=1, timeout=1, switches={"connections": True})
     (line,) = [json.loads(x) for x in out.read_text().splitlines()]
@@ -629,7 +630,7 @@ def test_sweep_deals_and_solves_under_a_switch(tmp_path):
 
 def test_sweep_runs_on_a_dask_cluster(tmp_path):
     distributed = pytest.importorskip("distributed")
-    from zoospec.solvers import sweep
+    from zoospec.solvers.puzzle import sweep
     out = tmp_path / "r.jsonl"
     out.write_text('{"seed": 1, "status": "unknown", "tar')  # a line cut short by a crash is ignored
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
@@ -650,7 +651,7 @@ def test_the_rulebooks_claims_hold(switches, capsys):
 
 
 def test_the_picture_letters_every_tile_with_its_turns_phase_and_visitor():
-    from zoospec.solvers import picture
+    from zoospec.solvers.play import picture
     g = game(SPEC)
     text = picture.text(g, hand_made_record(g))
     assert " .AB." in text and " .CD." in text
@@ -812,7 +813,7 @@ def test_connections_deals_are_advanced_with_a_monorail_card():
     """With the switch, the sampler deals the advanced game, a monorail objective in the bronze
     space and a layout (each deal judged by the spec's zg.deal.* rules, zg.deal.monorail among
     them, inside deals.deal); without it, never a monorail card."""
-    from zoospec.solvers import deals
+    from zoospec.solvers.puzzle import deals
     g = game(SPEC)
     gc = g.with_readings({}, {"connections": True})
     monorail = gc.consts["monorail_goals"][1]
@@ -824,7 +825,7 @@ def test_connections_deals_are_advanced_with_a_monorail_card():
 
 
 def test_the_picture_lists_the_monorail_with_its_station():
-    from zoospec.solvers import picture
+    from zoospec.solvers.play import picture
     g = game(SPEC).with_readings({}, {"connections": True})
     base = load_file(CONNECTIONS).data["base_state"]
     record = g.state_from_json(merged(g.state_to_json(g.start_state()), base))

@@ -5,11 +5,11 @@ for 2, 3 and 4 players keeps them, every move checked by both back ends."""
 import json
 
 import pytest
-
 from conftest import ROOT, game, run_zoospec
 from test_whole_games import _actions_using, _expectations, assert_legal_under_both_back_ends
-from zoospec.cli import main
-from zoospec.solvers import picture, play
+
+from zoospec.cli.main import main
+from zoospec.solvers.play import picture, playout as play
 from zoospec.solvers.symbolic import python_invariants_hold
 
 SPEC = str(ROOT / "spec" / "zoo-ography-draft.yaml")

@@ -8,18 +8,18 @@ import random
 from functools import lru_cache
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from conftest import ROOT, game
+from hypothesis import given, settings, strategies as st
 from test_whole_games import assert_legal_under_both_back_ends
-from zoospec.agreement import Compiled, Item, forward
-from zoospec.cli import main
-from zoospec.cli_analysis import load_game
+
+from zoospec.cli.analysis import load_game
+from zoospec.cli.main import main
 from zoospec.errors import InternalError
-from zoospec.solvers import dominoes, play
-from zoospec.state import merged
-from zoospec.yamlload import load_file
+from zoospec.front.yamlload import load_file
+from zoospec.runtime.agreement import Compiled, Item, forward
+from zoospec.runtime.state import merged
+from zoospec.solvers.games.zoo_parque import dominoes
+from zoospec.solvers.play import playout as play
 
 SPEC = str(ROOT / "spec" / "zoo-parque.yaml")
 SIDES = {0: (-1, 0, "n", "s"), 1: (0, 1, "e", "w"), 2: (1, 0, "s", "n"), 3: (0, -1, "w", "e")}
@@ -384,7 +384,7 @@ def test_nobody_ever_has_to_lift_a_domino():
     no rule and no action, so nothing depends on it. Under the what_was_below reading a discard
     reads it (zp.feed and zp.feed-more, through zp.feed.lift), and the read sets no longer settle
     the claim by themselves."""
-    from zoospec.solvers import claims, independence
+    from zoospec.solvers.analysis import claims, independence
     g = game(SPEC)
     v = claims.check(g, g.claims["zp.claim.never-lift"], timeout=60)
     assert v.verdict == "holds" and v.detail.startswith("none of 59 rules and actions depends on under: 59 never read them")
@@ -397,7 +397,7 @@ def test_nobody_ever_has_to_lift_a_domino():
 def test_what_a_domino_covers_is_listed_by_entry_not_drawn_as_a_grid():
     """`under` (a map from cells to records) is no view's: the picture lists its entries that are
     not plain, field by field, where a grid of first characters would show only '{'."""
-    from zoospec.solvers import picture
+    from zoospec.solvers.play import picture
     g = game(SPEC)
     st = g.state_to_json(g.start_state(2))
     st["under"]["2,2"] = {**st["under"]["2,2"], "animal": "okapi", "food": True, "tile": 3}

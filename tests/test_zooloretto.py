@@ -1,10 +1,10 @@
 """Zooloretto end to end: seeded games for every player count play to the end with every move
 legal under both back ends; every rule has a case where it holds and one where it does not."""
 import pytest
-
 from conftest import ROOT, game
 from test_whole_games import assert_legal_under_both_back_ends
-from zoospec.solvers import play
+
+from zoospec.solvers.play import playout as play
 
 SPEC = str(ROOT / "spec" / "zooloretto.yaml")
 
@@ -24,7 +24,7 @@ def test_a_seeded_game_ends_by_the_rules_with_every_move_legal_under_both_back_e
 
 
 def test_the_score_claims_and_progress_get_their_verdicts_with_checked_witnesses():
-    from zoospec.solvers import claims
+    from zoospec.solvers.analysis import claims
     g = game(SPEC)
     only = ["zlr.claim.score-at-most-49", "zlr.claim.49-is-reached", "zlr.claim.score-at-most-40-with-more-players",
             "zlr.claim.40-is-reached-with-more-players", "zlr.claim.one-line-per-pen", "zlr.claim.always-a-move"]
@@ -42,7 +42,7 @@ def test_the_score_claims_and_progress_get_their_verdicts_with_checked_witnesses
 
 
 def test_a_reading_that_changes_the_last_round_is_found_with_a_witness():
-    from zoospec.solvers import ambiguity
+    from zoospec.solvers.analysis import ambiguity
     g = game(SPEC)
     found = ambiguity.readings(g, "last_round", 120)
     differ = [f for f in found if f.kind == "readings-differ" and "zlr.end-unloading" in f.message]
@@ -81,7 +81,7 @@ def test_a_move_claim_out_of_time_is_unknown_and_says_which_actions_were_not_set
     """A spent deadline is reported as unknown — never as holds — naming every action left open."""
     import dataclasses
 
-    from zoospec.solvers import claims
+    from zoospec.solvers.analysis import claims
     g = game(SPEC)
     c = dataclasses.replace(g.claims["zlr.claim.round-ends"], actions=("zlr.exchange", "zlr.draw"))
     v = claims.check(g, c, timeout=0.0001)

@@ -1,13 +1,12 @@
-"""zoospec/backends/zterms.py builds terms through Z3's C API: each one must be the very term z3py
+"""zoospec/smt/terms.py builds terms through Z3's C API: each one must be the very term z3py
 builds (Z3 hash-conses, so `eq` is identity of the AST), for every mix of arguments the back end
 passes — Z3 terms, Python ints, Python bools — and a constant must read back as itself. (One
 exception, by Python's rules: `x == IntVal(k)` is built by the numeral's class, as `k == x`;
 there the two must be equivalent, which Z3 proves.)"""
 import z3
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
-from zoospec.backends import zterms as zt
+from zoospec.smt import terms as zt
 
 B = [z3.Bool(f"zt.b{i}") for i in range(4)]
 X = [z3.Int(f"zt.x{i}") for i in range(3)]

@@ -4,7 +4,8 @@
     game.rule("nyz.tile.fits").holds(state, **args)
 """
 from .errors import InternalError, SpecError, StateError, Undefined
-from .game import Game, load, loads
+from .front.loader import load, loads
+from .runtime.game import Game
 
 __all__ = ["Game", "load", "loads", "SpecError", "StateError", "Undefined", "InternalError"]
 __version__ = "0.1.0"

@@ -12,14 +12,15 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 
-from zoospec.agreement import Compiled, items
 from zoospec.backends.pygen import GenCompiler
 from zoospec.backends.z3 import ZCompiler
-from zoospec.cli import main
+from zoospec.cli.main import main
 from zoospec.errors import InternalError, Undefined
-from zoospec.game import load
-from zoospec.solvers import ambiguity, claims, coverage, fixtures, traces
-from zoospec.strategies import states
+from zoospec.front.loader import load
+from zoospec.runtime.agreement import Compiled, items
+from zoospec.runtime.strategies import states
+from zoospec.solvers import traces
+from zoospec.solvers.analysis import ambiguity, claims, coverage, fixtures
 
 HERE = Path(__file__).resolve().parent / "specs"
 PLANTED, CLEAN = HERE / "planted.yaml", HERE / "clean.yaml"
@@ -226,7 +227,7 @@ def test_the_tour_runs_every_search_and_flags_an_unexpected_verdict(capsys):
 
 
 def test_play_takes_only_legal_moves_and_stops_by_the_rules(planted, tmp_path):
-    from zoospec.solvers import play
+    from zoospec.solvers.play import playout as play
 
     start = planted.state_from_json({"points": {"ann": 0, "bob": 0}, "over": False})
     result = play.play(planted, start, seed=3, max_steps=50)

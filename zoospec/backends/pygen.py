@@ -21,9 +21,10 @@ import builtins
 import operator
 
 from .. import ir
-from ..builtins import REGISTRY
+from ..builtins.base import REGISTRY
 from ..errors import Undefined
-from .python import MEMO, CallCtx, PyCompiler, hoistable_member, state_getter
+from ..ir.plan import hoistable_member
+from .python import MEMO, CallCtx, PyCompiler, state_getter
 
 _MISSING = object()
 

@@ -15,13 +15,15 @@ from dataclasses import dataclass
 import z3
 
 from .. import ir
-from ..builtins import REGISTRY
+from ..builtins.base import REGISTRY
 from ..errors import Loc
-from ..order import ordered
-from ..types import AtomT, BoolT, IntT, MapT, RecordT, SetT, ShapeT, Type, scalar
+from ..ir.order import ordered
+from ..ir.plan import can_plan
+from ..ir.types import AtomT, BoolT, IntT, MapT, RecordT, SetT, ShapeT, Type, scalar
+from ..smt import terms as zt
+from ..smt.values import FALSE, TRUE, Choice, ZMap, ZRec, ZSet, is_term, ite, lift, select
 from . import MissingHandler
-from . import zterms as zt
-from .zvalues import FALSE, TRUE, Choice, ZMap, ZRec, ZSet, is_term, ite, lift, select
+from .python import UNKNOWN, PyCompiler  # constant folding: `after` bodies known without a state
 
 
 class Unsupported(Exception):
@@ -624,16 +626,12 @@ class ZCompiler:
         hit = self._known.get(id(e))
         if hit is None or hit[0] is not e:
             if self._py is None:
-                from .python import PyCompiler
-
                 self._py = PyCompiler(self.domains, self.defines, self.types)
             hit = self._known[id(e)] = (e, self._py.known(e))
         return hit[1]
 
     def _live_afters(self, e) -> bool:
         """Some `after` in e (through defines, not through other `can`s) has a body to read."""
-        from .python import UNKNOWN
-
         seen: set = set()
         todo = [e]
         while todo:
@@ -646,8 +644,6 @@ class ZCompiler:
         return False
 
     def z_After(self, e, env, ctx, st):
-        from .python import UNKNOWN
-
         known = self._known_value(e.body)
         if known is not UNKNOWN:
             return _bool(known) if isinstance(known, bool) else zconst(known, e.type, self.domains)
@@ -681,8 +677,6 @@ class ZCompiler:
         """One legality per argument, staged as Python goes through them (`can_plan`): the
         conditions on the spaces once per space and way, the domino's under them. Each condition
         counts only where it is defined."""
-        from .python import can_plan
-
         names, levels, pools = can_plan(e, self.domains)
         types = dict(e.ref.params)
 

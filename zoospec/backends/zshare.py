@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import z3
 
-from . import zterms as zt
+from ..smt import terms as zt
 from .z3 import ZCtx
 
 _APP = z3.Z3_APP_AST

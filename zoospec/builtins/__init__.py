@@ -1,54 +1,7 @@
 """Built-in functions that need real algorithms. Each is one class with three methods side by side:
 `check` (argument types → result type), `py` (the concrete meaning) and `z3` (the encoding).
-`tests/test_builtins.py` proves the two meanings agree."""
+`tests/test_builtins.py` proves the two meanings agree. The registry and the base class are in
+`base.py`; importing this package registers every built-in."""
 from __future__ import annotations
 
-from ..types import Type
-
-
-class BuiltinError(Exception):
-    """A call of a built-in with the wrong arguments (reported by the builder with its location)."""
-
-
-class BuiltinDef:
-    name: str = ""
-    signature: str = ""
-    options: dict[str, object] = {}
-    # a few table lookups in Python (no search, no walk over a domain): a define made only of such
-    # steps is called directly by generated code, not through its memo (backends/pygen.py)
-    cheap: bool = False
-
-    def check(self, args: list[Type], options: dict, domains) -> Type:
-        raise NotImplementedError
-
-    def py(self, args: list, options: dict, ctx):
-        raise NotImplementedError
-
-    def py_positional(self, options: dict, ctx):
-        """The Python side as a function of the argument values, for generated code: what does
-        not depend on the values (a grid's table) is looked up once. By default, `py` itself;
-        the generated back end is compared with the closures, which call `py`, on every spec."""
-        return lambda *args: self.py(list(args), options, ctx)
-
-    def z3(self, args: list, options: dict, ctx):
-        raise NotImplementedError
-
-
-REGISTRY: dict[str, BuiltinDef] = {}
-
-
-def register(cls):
-    REGISTRY[cls.name] = cls()
-    return cls
-
-
-def grid_of(t: Type, domains, what: str):
-    from ..domains import GridDomain
-    from ..types import AtomT
-
-    if isinstance(t, AtomT) and isinstance(domains[t.domain], GridDomain):
-        return domains[t.domain]
-    raise BuiltinError(f"{what} must be a cell of a grid domain, not {t}")
-
-
-from . import connectivity, grid, shapes  # noqa: E402,F401  (registration)
+from . import connectivity, grid, shapes  # noqa: F401  (registration)

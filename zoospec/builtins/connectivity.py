@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import z3
 
-from ..backends import zterms as zt
-from ..types import BOOL, SetT
-from ..backends.zvalues import ZSet
-from . import BuiltinDef, BuiltinError, grid_of, register
+from ..ir.types import BOOL, SetT
+from ..smt import terms as zt
+from ..smt.values import ZSet
+from .base import BuiltinDef, BuiltinError, grid_of, register
 
 
 def component_py(grid, start, cells: frozenset) -> frozenset:

@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import z3
 
-from ..backends import zterms as zt
-from ..types import BOOL, AtomT, IntT
-from . import BuiltinDef, BuiltinError, grid_of, register
+from ..ir.domains import GridDomain
+from ..ir.types import BOOL, AtomT, IntT
+from ..smt import terms as zt
+from .base import BuiltinDef, BuiltinError, grid_of, register
 
 
 @register
@@ -93,8 +94,6 @@ class At(BuiltinDef):
     options = {"grid": None}
 
     def check(self, args, options, domains):
-        from ..domains import GridDomain
-
         if len(args) != 2 or any(not isinstance(t, IntT) for t in args):
             raise BuiltinError("at takes a row and a column (ints) and grid=<grid domain>")
         g = options.get("grid")

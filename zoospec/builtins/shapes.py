@@ -6,10 +6,11 @@ from functools import lru_cache
 
 import z3
 
-from ..backends import zterms as zt
-from ..types import INT, SHAPE, AtomT, IntT, SetT, ShapeT
-from ..backends.zvalues import ZSet, alternatives, lift, select
-from . import BuiltinDef, BuiltinError, grid_of, register
+from ..ir.domains import GridDomain
+from ..ir.types import INT, SHAPE, AtomT, IntT, SetT, ShapeT
+from ..smt import terms as zt
+from ..smt.values import ZSet, alternatives, lift, select
+from .base import BuiltinDef, BuiltinError, grid_of, register
 from .polyomino import orientations, placements
 
 
@@ -114,8 +115,6 @@ class CellsAt(BuiltinDef):
     options = {"grid": None, "mirror": True}
 
     def check(self, args, options, domains):
-        from ..domains import GridDomain
-
         if len(args) != 4 or not isinstance(args[0], ShapeT) or any(not isinstance(t, IntT) for t in args[1:]):
             raise BuiltinError("cells_at takes a shape, an orientation number, a row and a column, and grid=<grid domain>")
         g = options.get("grid")

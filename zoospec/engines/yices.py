@@ -22,7 +22,7 @@ import time
 
 import z3
 
-from ..backends import zterms as zt
+from ..smt import terms as zt
 from . import yices_lib as Y
 
 

@@ -1,0 +1,285 @@
+"""`zoospec ambiguities`: where a rulebook leaves room, found with a concrete witness.
+
+1. Readings that disagree: for each declared reading and each pair of its choices, a state (and
+   arguments) on which the two choices give a different value of the reading itself, of a rule
+   that uses it, or a different legality or effect of an action that uses it — or UNSAT: they
+   never differ, which is worth knowing too.
+2. Gaps: every partial operation the spec evaluates — a `the(...)` with no candidate or several,
+   an index outside its domain, a division by zero, a write outside its range — for which a
+   state exists where it fails. `the(...)` gaps are definite descriptions the rulebook does not
+   make definite.
+3. Dead ends and dead actions: a state satisfying the invariants, with no end rule holding, where
+   no action is legal for any arguments; an action that is legal in no such state.
+
+States quantify over those satisfying the spec's invariant rules (reachability is not checked:
+the finding says so). Every witness is re-checked with the Python back end and shrunk.
+"""
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass
+
+import z3
+
+from zoospec import ir
+from zoospec.backends.z3 import zequal
+from zoospec.errors import Undefined
+
+from ..symbolic import UNDEFINED, Query, confirm, py_ended, py_has_move, py_value, python_invariants_hold
+from ..traces import Trace
+from .shrink import shrink
+
+
+
+@dataclass
+class Finding:
+    kind: str          # readings-differ | readings-agree | gap | dead-end | dead-action | unknown
+    subject: str       # reading, rule or action id
+    cite: object       # the rulebook sentence behind it
+    message: str
+    trace: Trace | None = None
+    loc: object = None
+    seconds: float = 0.0
+
+    @property
+    def is_problem(self) -> bool:
+        return self.kind in ("readings-differ", "gap", "dead-end", "dead-action")
+
+
+def find_all(game, timeout: float | None = 30.0, progress=None) -> list[Finding]:
+    out = []
+    for r in game.readings.values():
+        if progress:
+            progress(f"reading {r.id}")
+        out.extend(readings(game, r.id, timeout))
+    if progress:
+        progress("gaps")
+    out.extend(gaps(game, timeout))
+    if game.actions:
+        if progress:
+            progress("dead ends")
+        out.extend(dead_ends(game, timeout))
+    return out
+
+
+# ------------------------------------------------------------------ 1. readings
+
+def calls(expr, defines) -> set[str]:
+    """Every define (and reading) an expression reaches."""
+    seen, todo = set(), [expr]
+    while todo:
+        for n in ir.walk(todo.pop()):
+            if isinstance(n, ir.Call) and n.name not in seen and n.name in defines:
+                seen.add(n.name)
+                todo.append(defines[n.name][1])
+    return seen
+
+
+def _uses(game, name, exprs) -> bool:
+    return any(e is not None and name in calls(e, game.defines) for e in exprs)
+
+
+def readings(game, rid: str, timeout) -> list[Finding]:
+    rd = game.readings[rid]
+    out = []
+    for a, b in itertools.combinations(list(rd.choices), 2):
+        ga, gb = game.with_readings({rid: a}), game.with_readings({rid: b})
+        subjects = [("reading", rid)]
+        subjects += [("rule", r.id) for r in game.rules.values() if r.body is not None and _uses(game, rid, [r.body])]
+        subjects += [("action", x.id) for x in game.actions.values()
+                     if _uses(game, rid, [e for _, e in x.requires + x.ensures]) or _effect_uses(x, rid, game)]
+        for kind, sid in subjects:
+            t0 = time.monotonic()
+            f = _differ(game, ga, gb, kind, sid, rd, a, b, timeout)
+            f.seconds = round(time.monotonic() - t0, 3)
+            out.append(f)
+    return out
+
+
+def _effect_uses(action, rid, game) -> bool:
+    for s in action.effect:
+        for n in _stmt_exprs(s):
+            if rid in calls(n, game.defines):
+                return True
+    return False
+
+
+def _stmt_exprs(s):
+    for name in getattr(s, "__dataclass_fields__", {}):
+        v = getattr(s, name)
+        if isinstance(v, ir.Expr):
+            yield v
+        elif isinstance(v, tuple):
+            for x in v:
+                if isinstance(x, ir.Expr):
+                    yield x
+                elif hasattr(x, "__dataclass_fields__"):
+                    yield from _stmt_exprs(x)
+
+
+def _differ(game, ga, gb, kind, sid, rd, a, b, timeout) -> Finding:
+    label = f"{rd.id}: '{a}' vs '{b}'"
+    q = Query(ga, 3 if kind == "action" else 1, timeout)
+    if kind == "reading":
+        params, body_a, body_b = rd.params, ga.defines[sid][1], gb.defines[sid][1]
+    elif kind == "rule":
+        params, body_a, body_b = ga.rules[sid].params, ga.rules[sid].body, gb.rules[sid].body
+    else:
+        params = ga.actions[sid].params
+    args, _ = q.args(params)
+    conds = []
+    if kind in ("reading", "rule"):
+        va, da = q.term(body_a, 0, args, ga)
+        vb, db = q.term(body_b, 0, args, gb)
+        conds.append(z3.Or(da != db, z3.And(da, db, z3.Not(zequal(va, vb)))))
+    else:
+        la, lb = q.holds(ga.legal_expr(sid), 0, args, ga), q.holds(gb.legal_expr(sid), 0, args, gb)
+        ta = q.transition(sid, 0, 1, args, ga)
+        tb = q.transition(sid, 0, 2, args, gb)
+        conds.append(z3.Or(la != lb, z3.And(ta, tb, z3.Not(q.syms[1].equal(q.syms[2])))))
+    r, m = q.solve_invariant(0, *conds)
+    what = {"reading": "the reading itself", "rule": f"rule {sid}", "action": f"action {sid}"}[kind]
+    if r == "unsat":
+        return Finding("readings-agree", rd.id, rd.cite, f"{label}: {what} is the same under both (UNSAT)", loc=rd.loc)
+    if r == "unknown":
+        return Finding("unknown", rd.id, rd.cite, f"{label}: {what}: Z3 gave up ({m})", loc=rd.loc)
+    state, pargs = m.states[0], m.args[0]
+
+    def values(s):
+        if kind == "reading":
+            return _call(ga, sid, s, pargs), _call(gb, sid, s, pargs)
+        if kind == "rule":
+            return py_value(ga, body_a, s, pargs), py_value(gb, body_b, s, pargs)
+        return _outcome(ga, sid, s, pargs), _outcome(gb, sid, s, pargs)
+
+    def keeps(s):
+        if not python_invariants_hold(ga, s):
+            return False
+        x, y = values(s)
+        return x != y
+
+    confirm(keeps(state), f"a state where {label} differ on {what}")
+    state = shrink(state, ga.state_types, ga.domains, keeps)
+    x, y = values(state)
+    msg = f"{label}: {what} differs — {_show(x)} under '{a}', {_show(y)} under '{b}'"
+    trace = Trace(ga, [state], [], pargs, {"finding": msg, "reading": rd.id, "choices": [a, b]})
+    return Finding("readings-differ", rd.id, rd.cite, msg, trace, loc=rd.loc)
+
+
+def _call(game, name, state, args):
+    pnames, body = game.defines[name]
+    return py_value(game, body, state, {p: args[p] for p in pnames})
+
+
+def _outcome(game, aid, state, args):
+    try:
+        if not game.legal(state, aid, args):
+            return "illegal"
+        return ("legal", _freeze(game.apply(state, aid, args)))
+    except Undefined:
+        return UNDEFINED
+
+
+def _freeze(v):
+    if isinstance(v, dict):
+        return tuple(sorted((k, _freeze(x)) for k, x in v.items()))
+    return v
+
+
+def _show(v):
+    if isinstance(v, tuple) and v and v[0] == "legal":
+        return "legal, with a different result"
+    if isinstance(v, (set, frozenset)):
+        return "{" + ", ".join(sorted(map(str, v))) + "}"
+    return str(v)
+
+
+# ------------------------------------------------------------------ 2. gaps
+
+def _bodies(game):
+    """(subject, params, expression) for everything the spec evaluates."""
+    for r in game.rules.values():
+        if r.body is not None:
+            yield f"rule {r.id}", r.params, r.body, r.cite
+    for a in game.actions.values():
+        for rid, e in a.requires:
+            yield f"action {a.id}", a.params, e, a.cite
+        if a.ensures:  # on the state its effect leaves
+            yield f"action {a.id} ensure", a.params, game.ensure_expr(a.id), a.cite
+    for c in game.claims.values():
+        yield f"claim {c.id}", c.params, c.body, c.cite
+
+
+def gaps(game, timeout) -> list[Finding]:
+    out, seen = [], set()
+    for subject, params, expr, cite in _bodies(game):
+        q = Query(game, 1, timeout)
+        args, _ = q.args(params)
+        _, ctx = q.term_ctx(expr, 0, args)
+        for ob in ctx.obligations:
+            key = (ob.loc.file, ob.loc.line, ob.loc.col, ob.reason)
+            if key in seen:
+                continue
+            seen.add(key)
+            t0 = time.monotonic()
+            r, m = q.solve_invariant(0, z3.Not(ob.cond))
+            if r == "unsat":
+                continue
+            if r == "unknown":
+                out.append(Finding("unknown", subject, cite, f"{ob.loc}: {ob.reason}: Z3 gave up ({m})", loc=ob.loc))
+                continue
+            state, pargs = m.states[0], m.args[0]
+
+            def keeps(s, expr=expr, pargs=pargs, loc=ob.loc):
+                if not python_invariants_hold(game, s):
+                    return False
+                try:
+                    game.evaluate(expr, s, pargs)
+                    return False
+                except Undefined as e:
+                    return (e.loc.line, e.loc.col) == (loc.line, loc.col)
+
+            confirm(keeps(state), f"{ob.reason} at {ob.loc}")
+            state = shrink(state, game.state_types, game.domains, keeps)
+            try:
+                game.evaluate(expr, state, pargs)
+                why = ob.reason
+            except Undefined as e:
+                why = e.reason
+            msg = f"{subject}: {why} ({ob.loc.file}:{ob.loc.line}:{ob.loc.col})"
+            out.append(Finding("gap", subject.split()[-1], cite, msg,
+                               Trace(game, [state], [], pargs, {"finding": msg}), ob.loc, round(time.monotonic() - t0, 3)))
+    return out
+
+
+# ------------------------------------------------------------------ 3. dead ends and dead actions
+
+def dead_ends(game, timeout) -> list[Finding]:
+    out = []
+    t0 = time.monotonic()
+    q = Query(game, 1, timeout)
+    r, m = q.solve_stuck(0, z3.Not(q.ended(0)))
+    if r == "sat":
+        def keeps(s):
+            return python_invariants_hold(game, s) and not py_ended(game, s) and not py_has_move(game, s)
+
+        state = m.states[0]
+        confirm(keeps(state), "a dead end")
+        state = shrink(state, game.state_types, game.domains, keeps)
+        msg = ("no action is legal and no end rule holds in a state satisfying the invariants "
+               "(reachability not checked)")
+        out.append(Finding("dead-end", game.id, None, msg, Trace(game, [state], [], {}, {"finding": msg}),
+                           seconds=round(time.monotonic() - t0, 3)))
+    elif r == "unknown":
+        out.append(Finding("unknown", game.id, None, f"dead ends: Z3 gave up ({m})"))
+    for a in game.actions.values():
+        q = Query(game, 1, timeout)
+        args, _ = q.args(a.params)
+        r, m = q.solve_invariant(0, q.holds(game.legal_expr(a.id), 0, args))
+        if r == "unsat":
+            out.append(Finding("dead-action", a.id, a.cite,
+                               f"action {a.id} is legal in no state satisfying the invariants (UNSAT)", loc=a.loc))
+        elif r == "unknown":
+            out.append(Finding("unknown", a.id, a.cite, f"action {a.id}: Z3 gave up ({m})", loc=a.loc))
+    return out

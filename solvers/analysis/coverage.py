@@ -1,0 +1,106 @@
+"""`zoospec coverage`: which rulebook sentences the spec formalises, sentence by sentence.
+
+Sentences are numbered as zoospec/front/rulebook.py says. A sentence is *covered* when a rule, action,
+reading or claim cites it (a cite naming a section but no sentence covers the whole section,
+and is marked so), *non-normative* when the spec's `coverage.non_normative` list says so and
+why, and otherwise *uncovered*. Citations that point at no sentence are reported as errors.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from zoospec.front import rulebook
+from zoospec.front.catalog import PROJECT_DIR
+
+
+@dataclass
+class Line:
+    sentence: rulebook.Sentence
+    status: str                     # covered | non-normative | uncovered
+    by: list[str] = field(default_factory=list)
+    why: str = ""
+
+
+@dataclass
+class Report:
+    game: str
+    rulebook: str
+    lines: list[Line]
+    dangling: list[str]
+
+    @property
+    def normative(self) -> int:
+        return sum(1 for ln in self.lines if ln.status != "non-normative")
+
+    @property
+    def covered(self) -> int:
+        return sum(1 for ln in self.lines if ln.status == "covered")
+
+    @property
+    def uncovered(self) -> list[Line]:
+        return [ln for ln in self.lines if ln.status == "uncovered"]
+
+    @property
+    def percent(self) -> float:
+        return 100.0 * self.covered / self.normative if self.normative else 100.0
+
+    def to_json(self) -> dict:
+        return {"game": self.game, "rulebook": self.rulebook, "percent": round(self.percent, 1),
+                "normative": self.normative, "covered": self.covered, "dangling": self.dangling,
+                "sentences": [{"section": ln.sentence.section, "sentence": ln.sentence.number, "line": ln.sentence.line,
+                               "status": ln.status, "by": ln.by, "why": ln.why} for ln in self.lines]}
+
+
+def _cites(game):
+    for r in game.rules.values():
+        yield r.id, r.cite
+    for a in game.actions.values():
+        yield a.id, a.cite
+    for r in game.readings.values():
+        yield f"reading {r.id}", r.cite
+    for c in game.claims.values():
+        yield c.id, c.cite
+
+
+def report(game, rulebook_path: str | Path) -> Report:
+    book = rulebook.load(rulebook_path)
+    name = Path(rulebook_path).name
+    lines = {s.key: Line(s, "uncovered") for s in book.sentences}
+    sections = set(book.sections())
+    dangling = []
+    for who, c in _cites(game):
+        if c is None or Path(c.file).name != name:
+            continue
+        if c.section not in sections:
+            dangling.append(f"{who}: no section '{c.section}' in {name}")
+            continue
+        nums = c.sentence or [s.number for s in book.sentences if s.section == c.section]
+        for n in nums:
+            ln = lines.get((c.section, n))
+            if ln is None:
+                dangling.append(f"{who}: section '{c.section}' has no sentence {n}")
+                continue
+            ln.status = "covered"
+            ln.by.append(who if c.sentence else f"{who} (whole section)")
+    for entry in game.coverage.get("non_normative", []):
+        nums = entry["sentence"] if isinstance(entry["sentence"], list) else [entry["sentence"]]
+        for n in nums:
+            ln = lines.get((entry["section"], n))
+            if ln is None:
+                dangling.append(f"coverage.non_normative: no sentence {n} in section '{entry['section']}'")
+            elif ln.status == "uncovered":
+                ln.status, ln.why = "non-normative", entry["why"]
+    return Report(game.id, name, list(lines.values()), dangling)
+
+
+def find_rulebook(game, given: str | None = None) -> Path | None:
+    """--rulebook, else the spec's rulebook beside the project (rulebooks/ or ../shared/rulebooks/)."""
+    if given:
+        return Path(given)
+    root = PROJECT_DIR
+    for d in (root / "rulebooks", root.parent / "shared" / "rulebooks", Path(game.file).resolve().parent):
+        p = d / game.rulebook
+        if p.exists():
+            return p
+    return None

@@ -1,0 +1,1 @@
+"""Zoo Parque's domino sets drawn from a seed."""

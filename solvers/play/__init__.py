@@ -1,0 +1,1 @@
+"""Playing games with legal moves only, and drawing their states the way players see them."""

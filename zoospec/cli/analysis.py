@@ -1,0 +1,456 @@
+"""The analysis commands (docs/analysis.md): check, ambiguities, fixtures, coverage, replay, tour.
+
+Exit status: 0 nothing to report; 1 a finding (a claim contrary to its expectation, an
+ambiguity, an uncovered sentence, a trace that does not replay); 2 bad input; 3 some answer is
+unknown (deadline); 4 an internal error (the back ends disagree — nothing was reported as found).
+"""
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from zoospec.solvers import traces
+from zoospec.solvers.analysis import ambiguity, claims, coverage, fixtures
+from zoospec.solvers.games.zoo_parque import dominoes
+from zoospec.solvers.play import picture, playout as playing
+from zoospec.solvers.puzzle import search as puzzle
+from zoospec.solvers.symbolic import py_value, rule_instances
+
+from ..errors import InternalError, Loc, Problem, SpecError, StateError
+from ..front.catalog import bundled, game_path
+from ..front.loader import load
+from ..runtime.state import merged
+from ..suggest import suggest
+
+
+def _progress(msg: str):
+    if sys.stderr.isatty():
+        print(f"  … {msg}".ljust(70)[:70], end="\r", file=sys.stderr, flush=True)
+
+
+def _clear():
+    if sys.stderr.isatty():
+        print(" " * 70, end="\r", file=sys.stderr)
+
+
+def _readings(items) -> dict:
+    out = {}
+    for it in items or []:
+        if "=" not in it:
+            raise SpecError([Problem(Loc("--reading", 0, 0), f"expected ID=CHOICE, got {it!r}")])
+        k, v = it.split("=", 1)
+        out[k.strip()] = v.strip()
+    return out
+
+
+def read_state(game, path: str, over_start: bool = False) -> dict:
+    """A state from a JSON file; errors name the file. With over_start the file gives only what
+    differs from the spec's start state (objects merge entry by entry)."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        if over_start:
+            players = data.get("players") if isinstance(data, dict) else None
+            data = merged(game.state_to_json(game.start_state(players if isinstance(players, int) else None)), data)
+        return game.state_from_json(data)
+    except (StateError, OSError, ValueError) as e:
+        raise StateError(f"{path}: {e}") from None
+
+
+def _switches(items) -> dict:
+    """--with a,b (repeatable): those switches (variants, expansions) on. A switch name has no
+    hyphen, so `strong-species` (as an expansion is written in prose) means `strong_species`."""
+    return {n.strip().replace("-", "_"): True for it in items or [] for n in it.split(",") if n.strip()}
+
+
+def load_game(name: str, readings=None, switches=None):
+    return load(game_path(name), readings=_readings(readings), switches=_switches(switches))
+
+
+def add_parsers(sub):
+    def common(p, game=True):
+        if game:
+            p.add_argument("game", help="a bundled game name (e.g. new-york-zoo) or a spec file")
+            p.add_argument("--reading", action="append", metavar="ID=CHOICE", help="choose a reading (repeatable)")
+            p.add_argument("--with", dest="switches", action="append", metavar="SWITCH,...", help="turn on variants or expansions (the spec's switches)")
+        p.add_argument("--timeout", type=float, default=60.0, help="seconds per search (default 60); past it: unknown")
+        p.add_argument("--json", action="store_true", help="machine-readable output")
+
+    p = sub.add_parser("check", help="a verdict for every claim: holds, fails (with a counterexample) or unknown")
+    common(p)
+    p.add_argument("--svg", metavar="DIR", help="draw each counterexample's states as SVG files in DIR")
+    p.add_argument("--traces", metavar="DIR", help="save each counterexample as an ITF trace in DIR")
+    p.add_argument("--claim", action="append", metavar="ID", help="check only this claim (repeatable)")
+    p.set_defaults(fn=cmd_check)
+    p = sub.add_parser("ambiguities", help="readings that disagree, gaps (the(...) ties, undefined cases), dead ends")
+    common(p)
+    p.add_argument("--svg", metavar="DIR")
+    p.add_argument("--traces", metavar="DIR")
+    p.set_defaults(fn=cmd_ambiguities)
+    p = sub.add_parser("fixtures", help="boundary test cases for every rule and action, as JSON")
+    common(p)
+    p.add_argument("--out", required=True, help="directory for the corpus")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--budget", type=float, metavar="SECONDS", help="start no new rule or action after this long (the index lists the skipped)")
+    p.set_defaults(fn=cmd_fixtures)
+    p = sub.add_parser("coverage", help="rulebook sentences: formalised, non-normative or uncovered")
+    p.add_argument("game")
+    p.add_argument("--rulebook", help="the rulebook text (default: found beside the project)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(fn=cmd_coverage)
+    p = sub.add_parser("replay", help="re-check a saved trace step by step with the Python back end")
+    p.add_argument("trace")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(fn=cmd_replay)
+    p = sub.add_parser("play", help="play a game from a start state with legal moves only (random with a seed, or chosen)")
+    p.add_argument("game")
+    p.add_argument("--state", help="the start state, in the game's JSON format (default: the spec's start section)")
+    p.add_argument("--over-start", action="store_true", help="the --state file gives only what differs from the spec's start state")
+    p.add_argument("--players", type=int, help="with the spec's start state: how many play")
+    p.add_argument("--reading", action="append", metavar="ID=CHOICE")
+    p.add_argument("--with", dest="switches", action="append", metavar="SWITCH,...", help="turn on variants or expansions (the spec's switches)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--steps", type=int, default=2000, help="stop after this many moves")
+    p.add_argument("--json", action="store_true", help="the moves, the end and the scores as JSON")
+    p.add_argument("--interactive", action="store_true", help="choose each move from the listed legal moves")
+    p.add_argument("--trace", metavar="FILE", help="save the game as an ITF trace (zoospec replay re-checks it)")
+    p.add_argument("--svg", metavar="FILE", help="draw the final state as SVG")
+    p.add_argument("--quiet", action="store_true", help="only the moves and the end, not every state")
+    p.set_defaults(fn=cmd_play)
+    p = sub.add_parser("tour", help="every bundled game: validate, check, ambiguities, fixtures, coverage")
+    common(p, game=False)
+    p.add_argument("--games", nargs="*", help="only these games: bundled names or spec files")
+    p.add_argument("--fixture-budget", type=float, default=300.0, metavar="SECONDS",
+                   help="per game, start no new fixture subject after this long (default 300; the count says how many were skipped)")
+    p.set_defaults(fn=cmd_tour)
+
+
+def guarded(fn):
+    """Bad input -> 2, internal error -> 4, never a traceback."""
+    def run(args):
+        try:
+            return fn(args)
+        except SpecError as e:
+            print(str(e), file=sys.stderr)
+            return 2
+        except (StateError, OSError, json.JSONDecodeError) as e:
+            print(f"zoospec: {e}", file=sys.stderr)
+            return 2
+        except InternalError as e:
+            _clear()
+            print(f"zoospec: internal error: {e}", file=sys.stderr)
+            return 4
+    return run
+
+
+def _save(trace, name, args):
+    safe = name.replace("/", "_").replace(" ", "_")
+    if getattr(args, "traces", None):
+        Path(args.traces).mkdir(parents=True, exist_ok=True)
+        traces.save(trace, Path(args.traces) / f"{safe}.itf.json")
+    if getattr(args, "svg", None):
+        Path(args.svg).mkdir(parents=True, exist_ok=True)
+        for i, s in enumerate(trace.states):
+            (Path(args.svg) / f"{safe}.state{i}.svg").write_text(picture.svg(trace.game, s, f"{name} — state {i}"))
+
+
+def _loc(x):
+    return f"{x.loc.file}:{x.loc.line}" if getattr(x, "loc", None) else ""
+
+
+# ------------------------------------------------------------------ check
+
+@guarded
+def cmd_check(args) -> int:
+    g = load_game(args.game, args.reading, args.switches)
+    for cid in args.claim or ():
+        if cid not in g.claims:
+            raise StateError(f"{g.id} has no claim '{cid}'{suggest(cid, g.claims)}")
+    verdicts = claims.check_all(g, args.timeout, _progress, only=args.claim)
+    _clear()
+    for v in verdicts:
+        if v.trace:
+            _save(v.trace, v.claim, args)
+    if args.json:
+        print(json.dumps({"game": g.id, "readings": g.chosen, "claims": [_verdict_json(v) for v in verdicts]}, indent=2))
+    else:
+        print(f"{g.title}: {len(verdicts)} claims")
+        for v in verdicts:
+            c = g.claims[v.claim]
+            mark = "" if v.as_expected else f"   <-- expected to {c.expect[:-1]}"
+            print(f"\n{v.verdict.upper():8s} {v.claim} ({c.over}) — {c.says}{mark}\n         {v.detail} [{v.method}; {v.seconds} s] {_loc(c)}")
+            if v.trace:
+                print("\n".join("         " + ln for ln in picture.trace_text(v.trace).splitlines()))
+    if any(not v.as_expected for v in verdicts):
+        return 1
+    return 3 if any(v.verdict == "unknown" for v in verdicts) else 0
+
+
+def _verdict_json(v) -> dict:
+    return {"claim": v.claim, "verdict": v.verdict, "expect": v.expect, "as_expected": v.as_expected, "method": v.method,
+            "detail": v.detail, "seconds": v.seconds, "covered": v.covered,
+            "trace": v.trace.to_itf() if v.trace else None}
+
+
+# ------------------------------------------------------------------ ambiguities
+
+@guarded
+def cmd_ambiguities(args) -> int:
+    g = load_game(args.game, args.reading, args.switches)
+    found = ambiguity.find_all(g, args.timeout, _progress)
+    _clear()
+    for i, f in enumerate(found):
+        if f.trace:
+            _save(f.trace, f"{f.kind}-{f.subject}-{i}", args)
+    if args.json:
+        print(json.dumps({"game": g.id, "findings": [_finding_json(f) for f in found]}, indent=2))
+    else:
+        print(f"{g.title}: {sum(f.is_problem for f in found)} findings, {len(found)} results")
+        for f in found:
+            cite = f" [cites {f.cite}]" if f.cite else ""
+            print(f"\n{f.kind.upper()} {f.subject}{cite}\n  {f.message}")
+            if f.trace:
+                print("\n".join("  " + ln for ln in picture.trace_text(f.trace).splitlines()))
+    if any(f.is_problem for f in found):
+        return 1
+    return 3 if any(f.kind == "unknown" for f in found) else 0
+
+
+def _finding_json(f) -> dict:
+    c = f.cite
+    return {"kind": f.kind, "subject": f.subject, "message": f.message, "seconds": f.seconds,
+            "cite": None if c is None else {"file": c.file, "section": c.section, "sentence": list(c.sentence)},
+            "trace": f.trace.to_itf() if f.trace else None}
+
+
+# ------------------------------------------------------------------ fixtures, coverage, replay
+
+@guarded
+def cmd_fixtures(args) -> int:
+    g = load_game(args.game, args.reading, args.switches)
+    index = fixtures.generate(g, args.out, args.seed, args.timeout, _progress, args.budget)
+    _clear()
+    if args.json:
+        print(json.dumps(index, indent=2, sort_keys=True))
+    else:
+        print(f"{fixtures.count(index)} fixtures in {len(index['files'])} files written to {args.out} "
+              f"(+ index.json, state.schema.json)")
+        for nb in index["no_boundary"]:
+            what = nb.get("rule") or nb.get("action")
+            clause = f" clause {nb['clause']}" if nb.get("clause") else ""
+            print(f"  no boundary pair for {what}{clause}: {nb['why']}")
+    return 0
+
+
+@guarded
+def cmd_coverage(args) -> int:
+    g = load_game(args.game)
+    path = coverage.find_rulebook(g, args.rulebook)
+    if path is None:
+        print(f"zoospec coverage: rulebook {g.rulebook} not found; give --rulebook FILE", file=sys.stderr)
+        return 2
+    rep = coverage.report(g, path)
+    if args.json:
+        print(json.dumps(rep.to_json(), indent=2))
+    else:
+        section = None
+        for ln in rep.lines:
+            if ln.sentence.section != section:
+                section = ln.sentence.section
+                print(f"\n{section}")
+            mark = {"covered": "✓", "non-normative": "–", "uncovered": "✗"}[ln.status]
+            extra = ", ".join(ln.by) if ln.by else ln.why
+            print(f"  {mark} {ln.sentence.number:2d}  {ln.sentence.text[:60]:60s}  {extra}")
+        for d in rep.dangling:
+            print(f"dangling citation: {d}")
+        print(f"\n{rep.game}: {rep.covered} of {rep.normative} normative sentences covered ({rep.percent:.1f}%); "
+              f"{len(rep.lines) - rep.normative} judged non-normative; {len(rep.uncovered)} uncovered")
+    return 1 if rep.uncovered or rep.dangling else 0
+
+
+def game_of(meta: dict):
+    """The game a trace or plan was made with: its spec under the readings and switches it names."""
+    return load(meta.get("source", ""), readings=meta.get("readings") or {}, switches=meta.get("switches") or {})
+
+
+@guarded
+def cmd_replay(args) -> int:
+    data = json.loads(Path(args.trace).read_text(encoding="utf-8"))
+    meta = data.get("#meta", {})
+    g = game_of(meta)
+    if meta.get("kind") == "plan":
+        return _replay_plan(g, data, args)
+    tr = traces.load_itf(g, data)
+    checks = traces.replay(tr)
+    if args.json:
+        print(json.dumps({"trace": args.trace, "steps": [{"index": c.index, "ok": c.ok, "message": c.message} for c in checks]}, indent=2))
+    else:
+        print(f"{args.trace}: {len(tr.states)} states, {len(tr.steps)} moves ({meta.get('finding', '')})")
+        for c in checks:
+            print(f"  step {c.index}: {'ok' if c.ok else 'MISMATCH'} — {c.message}")
+        print("replays" if all(c.ok for c in checks) else "does not replay")
+    return 0 if all(c.ok for c in checks) else 1
+
+
+def _replay_plan(g, data, args) -> int:
+    """A plan saved by `zoospec solve`: every cut of its record re-checked by the Python back end."""
+    record = puzzle.load_plan(g, data)
+    steps = []
+    for point, cut in puzzle.cuts(g, record):
+        bad = [f"{r.id}({', '.join(f'{k}={v}' for k, v in a.items())})"
+               for r, a in rule_instances(g, "invariant") if py_value(g, r.body, cut, a) is not True]
+        steps.append({"point": point, "ok": not bad, "broken": bad})
+    finished = py_value(g, g.puzzle.finished, record) is True
+    score = puzzle.score_of(g, record)
+    ok = all(s["ok"] for s in steps) and finished and score == data.get("score", score)
+    if args.json:
+        print(json.dumps({"plan": args.trace, "steps": steps, "finished": finished, "score": score, "ok": ok}, indent=2))
+    else:
+        print(f"{args.trace}: a plan for {g.title}, {len(steps)} points of its clock")
+        for s in steps:
+            print(f"  at {s['point']}: {'ok' if s['ok'] else 'BROKEN — ' + ', '.join(s['broken'][:5])}")
+        print(f"  finished: {'yes' if finished else 'NO'}; score {score} (saved: {data.get('score')})")
+        print("replays" if ok else "does not replay")
+    return 0 if ok else 1
+
+
+# ------------------------------------------------------------------ play
+
+def _expansion_set(g, start, args):
+    """Zoo Parque with an expansion on and no --state: the spec's example set holds none of the
+    expansion's dominoes, so a set is drawn from --seed with them (as `zoospec dominoes --with`)."""
+    if g.id != "zp" or dominoes.boxes(g) == {"base"}:
+        return None
+    if not args.json:
+        print(f"(a domino set drawn from seed {args.seed} with {', '.join(sorted(dominoes.boxes(g) - {'base'}))}: the example set has none of their dominoes)")
+    return dominoes.start_with(g, args.seed, start["players"])
+
+
+@guarded
+def cmd_play(args) -> int:
+    g = load_game(args.game, args.reading, args.switches)
+    if args.state and args.players is not None:
+        raise StateError("give either --state or --players (the spec's start state for that many players), not both")
+    start = read_state(g, args.state, args.over_start) if args.state else g.start_state(args.players)
+    drawn = _expansion_set(g, start, args) if not args.state else None
+    if drawn is not None:
+        start = drawn
+    if args.interactive and args.json:
+        raise StateError("--interactive asks on the terminal; it cannot be combined with --json")
+
+    def show(i, st, state):
+        if args.json:
+            return
+        print(f"--- move {i}: {st.action} {json.dumps(traces.plain(st.args))}")
+        if not args.quiet:
+            print("\n".join("  " + ln for ln in picture.text(g, state).splitlines()))
+
+    def ask(state, moves):
+        for k, m in enumerate(moves):
+            print(f"  [{k}] {m.action} {json.dumps(traces.plain(m.args))}")
+        while True:
+            answer = input(f"move (0-{len(moves) - 1}): ").strip()
+            if answer.isdigit() and int(answer) < len(moves):
+                return int(answer)
+            print("  not one of the listed moves")
+
+    if not args.json:
+        print("start:")
+        print("\n".join("  " + ln for ln in picture.text(g, start).splitlines()))
+    result = playing.play(g, start, args.seed, args.steps, ask if args.interactive else None, show)
+    if args.trace:
+        traces.save(result.trace, args.trace)
+    final = result.trace.states[-1]
+    if args.svg:
+        Path(args.svg).write_text(picture.svg(g, final, f"{g.title} — after {len(result.trace.steps)} moves ({result.ended_by})"))
+    scores = playing.final_scores(g, final)
+    if args.json:
+        print(json.dumps({"game": g.id, "readings": g.chosen, "seed": args.seed, "ended_by": result.ended_by,
+                          "moves": [{"action": st.action, "args": traces.plain(st.args)} for st in result.trace.steps],
+                          "scores": scores, "final": g.state_to_json(final)}, indent=2))
+        return 0
+    print(f"\nended after {len(result.trace.steps)} moves: {result.ended_by}")
+    for row in scores:
+        who = ", ".join(f"{k}={v}" for k, v in row["args"].items())
+        print(f"  {row['rule']}({who}) = {row['points']}" + ("" if who else f"  — {g.rules[row['rule']].says}"))
+    for rid in dict.fromkeys(r["rule"] for r in scores if r["args"]):  # a score per player: who is ahead
+        points = [r["points"] for r in scores if r["rule"] == rid and isinstance(r["points"], int)]
+        if points:
+            best = [", ".join(f"{k}={v}" for k, v in r["args"].items()) for r in scores
+                    if r["rule"] == rid and r["points"] == max(points)]
+            print(f"  highest: {' and '.join(best)} with {max(points)}")
+    return 0
+
+
+# ------------------------------------------------------------------ tour
+
+@guarded
+def cmd_tour(args) -> int:
+    games = bundled()
+    if args.games:  # bundled names or spec files, in the order given
+        games = {name: game_path(name) for name in args.games}
+    rows, status = [], 0
+    for name, path in games.items():
+        t0 = time.monotonic()
+        row = {"game": name}
+        if not args.json:
+            print(f"== {name} ({path})")
+        try:
+            g = load(path)
+        except SpecError as e:
+            print(str(e))
+            rows.append({**row, "valid": False})
+            status = 1
+            continue
+        row.update(valid=True, rules=len(g.rules), actions=len(g.actions), readings=len(g.readings))
+        verdicts = claims.check_all(g, args.timeout, _progress)
+        found = ambiguity.find_all(g, args.timeout, _progress)
+        with tempfile.TemporaryDirectory() as tmp:
+            index = fixtures.generate(g, tmp, 0, args.timeout, _progress, budget=args.fixture_budget)
+        _clear()
+        book = coverage.find_rulebook(g)
+        rep = coverage.report(g, book) if book else None
+        row.update(
+            claims={k: sum(v.verdict == k for v in verdicts) for k in ("holds", "fails", "unknown")},
+            unexpected=[v.claim for v in verdicts if not v.as_expected],
+            findings={k: sum(f.kind == k for f in found) for k in
+                      ("readings-differ", "readings-agree", "gap", "dead-end", "dead-action", "unknown")},
+            fixtures=fixtures.count(index), fixtures_skipped=len(index["skipped"]),
+            coverage=None if rep is None else {"percent": round(rep.percent, 1), "uncovered": len(rep.uncovered),
+                                                "dangling": len(rep.dangling)},
+            seconds=round(time.monotonic() - t0, 1))
+        if row["unexpected"]:
+            status = 1
+        rows.append(row)
+        if not args.json:
+            for v in verdicts:
+                print(f"  claim {v.claim}: {v.verdict} ({v.detail})")
+            for f in found:
+                print(f"  {f.kind}: {f.message}")
+            skipped = f" ({row['fixtures_skipped']} rules/actions skipped: fixture budget spent)" if row["fixtures_skipped"] else ""
+            print(f"  fixtures: {row['fixtures']}{skipped}; coverage: " +
+                  (f"{rep.percent:.1f}% of normative sentences ({len(rep.uncovered)} uncovered)" if rep else "rulebook not found"))
+    if args.json:
+        print(json.dumps({"games": rows}, indent=2))
+    else:
+        print("\n" + _table(rows))
+    return status
+
+
+def _table(rows) -> str:
+    head = ["game", "rules", "claims held/failed/unknown", "readings differ/agree", "gaps", "dead ends", "fixtures",
+            "coverage", "seconds"]
+    out = [head]
+    for r in rows:
+        if not r.get("valid"):
+            out.append([r["game"], "INVALID"] + [""] * 7)
+            continue
+        c, f = r["claims"], r["findings"]
+        cov = "n/a" if r["coverage"] is None else f"{r['coverage']['percent']}%"
+        out.append([r["game"], str(r["rules"]), f"{c['holds']}/{c['fails']}/{c['unknown']}",
+                    f"{f['readings-differ']}/{f['readings-agree']}", str(f["gap"]),
+                    str(f["dead-end"] + f["dead-action"]), str(r["fixtures"]), cov, str(r["seconds"])])
+    widths = [max(len(row[i]) for row in out) for i in range(len(head))]
+    return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in out)
