@@ -56,6 +56,12 @@ def broken_invariants(game, state, prefix: str) -> list[str]:
                    if r.id.startswith(prefix) and py_value(game, r.body, state, a) is not True})
 
 
+def broken_invariant_instances(game, state) -> list[tuple]:
+    """(rule, arguments) of every invariant instance that is not true on a state (an undefined
+    one included): what a state read from a file is refused for."""
+    return [(r, a) for r, a in rule_instances(game, "invariant") if py_value(game, r.body, state, a) is not True]
+
+
 def _py_rule_values(game, kind, state):
     """The value of every rule of one kind on a state, for every value of its parameters."""
     for r, args in rule_instances(game, kind):

@@ -3,6 +3,7 @@
 import os
 import subprocess
 import sys
+import tempfile
 from functools import lru_cache
 from pathlib import Path
 
@@ -17,6 +18,9 @@ settings.register_profile("default", max_examples=25, deadline=None, suppress_he
 settings.register_profile("ci", max_examples=100, deadline=None, suppress_health_check=SUPPRESS)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
+# the tour's remembered answers: one fresh place per test process, never the user's own cache
+os.environ.setdefault("ZOOSPEC_CACHE", tempfile.mkdtemp(prefix="zoospec-cache-"))
+
 GAME_SPECS = sorted((ROOT / "spec").glob("*.yaml"))
 TEST_SPECS = sorted((ROOT / "tests" / "specs").glob("*.yaml"))
 ALL_SPECS = GAME_SPECS + TEST_SPECS
@@ -25,7 +29,7 @@ ALL_SPECS = GAME_SPECS + TEST_SPECS
 def game(path, readings: dict | None = None, switches: dict | None = None):
     """The spec loaded once per process — under other readings or switches, once per choice —
     so every test of a game in a worker compiles its Z3 bodies on one shared state and memo
-    (zoospec.agreement.compiled)."""
+    (zoospec.runtime.agreement.compiled)."""
     base = _game(str(path), (), ())
     r = tuple(sorted((k, v) for k, v in (readings or {}).items() if base.chosen.get(k) != v))
     s = tuple(sorted((k, v) for k, v in (switches or {}).items() if base.switches.get(k) != v))

@@ -172,3 +172,52 @@ def test_the_checks_see_a_planted_violation(tmp_path, monkeypatch, planted, expe
     upward = [t for t in found if t in MODULES and _layer(t) > _layer("zoospec.ir.order")]
     hidden = [t for t, _, inside in _imports("zoospec.ir.order", tmp_path / "order.py") if inside]
     assert upward or hidden
+
+
+def _bundled_names() -> tuple[set[str], set[str]]:
+    """(ids, file names) of the bundled games, read from spec/*.yaml without loading them."""
+    ids, names = set(), set()
+    for p in sorted((ROOT / "spec").glob("*.yaml")):
+        names.add(p.stem)
+        for line in p.read_text(encoding="utf-8").splitlines():
+            if line.strip().startswith("id:") and line.startswith("  "):
+                ids.add(line.split(":", 1)[1].strip())
+                break
+    return ids, names
+
+
+def _strings(tree):
+    """Every string constant that is not a docstring, with its line."""
+    docstrings = {id(n.body[0].value) for n in ast.walk(tree)
+                  if isinstance(n, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                  and n.body and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docstrings:
+            yield n.value, n.lineno
+
+
+def _names_a_game(path: Path, ids: set[str], names: set[str]) -> list[str]:
+    out = []
+    for text, line in _strings(ast.parse(path.read_text())):
+        word = text.strip()
+        if word in ids or word in names or any(word.startswith(i + ".") for i in ids):
+            out.append(f"{path.relative_to(ROOT) if ROOT in path.parents else path.name}:{line} names {word!r}")
+    return out
+
+
+def test_only_a_game_s_own_folder_names_the_game():
+    """A bundled game's id, its name, or an id of its rules (`zg.…`) appears in the code only
+    under solvers/games/<game>/; everything else finds a game through its spec."""
+    ids, names = _bundled_names()
+    assert {"nyz", "zg", "zp"} <= ids and "zoo-ography" in names  # the scan found the games
+    games_dir = ROOT / "solvers" / "games"
+    named = [hit for p in MODULES.values() if not (games_dir in p.parents and p.parent != games_dir)
+             for hit in _names_a_game(p, ids, names)]
+    assert named == []
+
+
+def test_the_game_check_sees_a_planted_name(tmp_path):
+    ids, names = _bundled_names()
+    planted = tmp_path / "planted.py"
+    planted.write_text('"""Docstrings may say zoo-ography."""\nKIND = "zp"\nRULE = "zg.score.rating"\nFILE = "zoo-ography"\n')
+    assert [h.split(" names ")[1] for h in _names_a_game(planted, ids, names)] == ["'zp'", "'zg.score.rating'", "'zoo-ography'"]

@@ -74,3 +74,37 @@ def test_score_prints_every_scoring_line(tmp_path):
     assert "z=1:" in text and "zlr.score.full(z=1, p=p4)" in text and "lines scoring 0 not shown" in text
     bad = run("score", "zooloretto", example)         # without --over-start the file is not a whole state
     assert bad.returncode == 2 and "missing state variable" in bad.stderr
+
+
+def test_a_bug_of_ours_is_an_internal_error_with_exit_4_not_a_traceback(monkeypatch, capsys):
+    """The last resort in main: whatever escapes a command is reported, exit 4 (1 means a finding)."""
+    from zoospec.cli import main as cli_main
+    from zoospec.front import loader
+
+    def broken(*args, **kwargs):
+        raise ZeroDivisionError("planted")
+    monkeypatch.setattr(loader, "load", broken)
+    monkeypatch.setattr(cli_main, "load", broken)
+    assert cli_main.main(["validate", "spec/zooloretto.yaml"]) == 4
+    err = capsys.readouterr().err
+    assert "internal error: ZeroDivisionError: planted" in err and "Traceback" not in err
+
+
+def test_a_state_breaking_an_invariant_is_refused_unless_unchecked(tmp_path, capsys):
+    """score and play --state check the spec's invariants first: each broken one is named with the
+    state variables it reads; --unchecked looks at the broken state on purpose."""
+    from zoospec.cli.main import main
+
+    g = game(str(ROOT / "spec" / "zooloretto.yaml"))
+    state = g.state_to_json(g.start_state(2))
+    state["herd"]["1"]["p4"]["zebra"] = 13  # 13 zebras in a 4-space enclosure
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(state))
+    assert main(["score", "zooloretto", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "breaks 1 invariant(s)" in err and "zlr.inv.capacity" in err
+    assert "broken for z=1, p=p4; it reads bought, herd, stalls" in err
+    assert main(["play", "zooloretto", "--state", str(bad), "--steps", "1"]) == 2
+    capsys.readouterr()
+    assert main(["score", "zooloretto", str(bad), "--unchecked", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["lines"]

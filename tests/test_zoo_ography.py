@@ -820,7 +820,7 @@ def test_connections_deals_are_advanced_with_a_monorail_card():
     for seed in range(1, 21):
         d = deals.deal(gc, seed)
         assert d["advanced"] and d["mono"] != "no_monorail" and d["goal"]["bronze"] in monorail
-        b = deals.deal(g, seed, advanced=True)
+        b = deals.deal(g, seed, {"advanced": True})
         assert b["mono"] == "no_monorail" and b["goal"]["bronze"] not in monorail
 
 

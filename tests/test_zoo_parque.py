@@ -12,9 +12,9 @@ from conftest import ROOT, game
 from hypothesis import given, settings, strategies as st
 from test_whole_games import assert_legal_under_both_back_ends
 
-from zoospec.cli.analysis import load_game
 from zoospec.cli.main import main
 from zoospec.errors import InternalError
+from zoospec.front.loader import load_named
 from zoospec.front.yamlload import load_file
 from zoospec.runtime.agreement import Compiled, Item, forward
 from zoospec.runtime.state import merged
@@ -411,4 +411,4 @@ def test_with_takes_an_expansion_written_with_a_hyphen():
     name has no hyphen, so the hyphen means the underscore."""
     base = game(str(ROOT / "spec" / "zoo-parque.yaml")).switches
     assert not base["strong_species"]
-    assert load_game("zoo-parque", switches=["feeding,strong-species"]).switches == {**base, "feeding": True, "strong_species": True}
+    assert load_named("zoo-parque", switches=["feeding,strong-species"]).switches == {**base, "feeding": True, "strong_species": True}

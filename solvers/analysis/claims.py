@@ -72,6 +72,22 @@ def check(game, claim, timeout: float | None = 60.0) -> Verdict:
     return v
 
 
+def witness_stands(game, claim, trace) -> bool:
+    """A counterexample found earlier still refutes the claim, checked in Python alone (how the
+    tour vouches for a remembered one): every step replays, and the body is false after the
+    first state (or, over a move, the measure does not decrease)."""
+    if not all(c.ok for c in replay(trace)):
+        return False
+    args, states = trace.params, trace.states
+    if claim.over == "state":
+        s = states[0]
+        return python_invariants_hold(game, s) and _py_given(game, claim, s, args) and _py_breaks(game, claim, s, args)
+    if claim.over in ("move", "play"):
+        return len(states) > 1 and (any(_py_breaks(game, claim, s, args) for s in states[1:])
+                                    or _py_decrease_fails(game, claim, states[0], states[1], args))
+    return True  # progress and independence witnesses are re-checked by their replay
+
+
 def _given_and_not_body(q, claim, args, pre: int, post: int):
     parts = []
     if claim.given is not None:

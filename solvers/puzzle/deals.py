@@ -1,9 +1,11 @@
-"""Seeded deals for a puzzle: what chance decides at setup, drawn the way the rulebook says.
+"""Seeded deals for a puzzle: what chance decides at setup.
 
-A sampler follows the setup procedure (shuffle, pick cards) and reads every component from the
-spec's own constants, so a designer's data is what gets dealt. What it draws is then judged by the
-spec's deal rules in the Python back end: a sampler that drifts from the rules fails loudly, it is
-never trusted as a second copy of them.
+A spec says how it is dealt with chance actions (`puzzle.dealt_by`): from the start state, chance
+takes one of their legal moves at a time, each equally likely under a seeded generator, until none
+is legal; the deal is read off the state that leaves. A game whose setup the language cannot yet
+say has a sampler of its own in `solvers/games/<game>/`, found by the spec's id. Either way the
+deal is judged by the spec's deal rules in the Python back end: a sampler that drifts from the
+rules fails loudly, it is never trusted as a second copy of them.
 """
 from __future__ import annotations
 
@@ -11,53 +13,49 @@ import random
 
 from zoospec.errors import InternalError, StateError
 
+from .. import games
+from ..moves import legal_moves
 from ..symbolic import broken_invariants
 
-
-def zoo_ography(game, seed: int, advanced: bool = False) -> dict:
-    """Setup the Zoo Tile Deck (base set and one variable set shuffled; 3 + 3 × 6 tiles drawn),
-    one objective per space of its colour, a layout card; Objectives and Requirements Setup. With
-    the Connections switch (advanced game only) a monorail requirements card takes the bronze
-    space and a monorail layout is revealed (Connections Expansion Setup, 5-6)."""
-    if game.switches.get("multiplayer", False):
-        raise StateError("a multiplayer zoo is dealt by a draft, not by a seed: give a deal file of what the "
-                         "player took (spec/zoo-ography/deals/multiplayer/)")
-    rng = random.Random(seed)
-    tile_set = game.consts["tile_set"][1]
-    goal_card = game.consts["goal_card"][1]
-    monorail_goals = game.consts["monorail_goals"][1]
-    connections = game.switches.get("connections", False)
-    advanced = advanced or connections
-    variable = sorted({s for s in tile_set.values() if s not in ("base", "own")})
-    chosen = rng.choice(variable)
-    tiles = [p for p in game.domains["piece"].atoms if tile_set[p] in ("base", chosen)]
-    rng.shuffle(tiles)
-    n = len(game.domains["deckpos"].atoms)
-    goal = {}
-    for slot in game.domains["goalslot"].atoms:
-        pool = sorted(o for o, c in goal_card.items() if c["slot"] == slot and o != "no_goal"
-                      and (slot != "bronze" or (o in monorail_goals) == connections))
-        goal[slot] = rng.choice(pool) if slot != "bronze" or advanced else "no_goal"
-    layouts = [m for m in game.domains["monolayout"].atoms if m != "no_monorail"]
-    return {"deck": {i + 1: t for i, t in enumerate(tiles[:n])}, "goal": goal,
-            "card": rng.choice(game.domains["layout"].atoms), "advanced": advanced,
-            "mono": rng.choice(layouts) if connections else "no_monorail"}
+# a dealing that has not stopped after this many moves is a spec whose dealing actions stay legal
+MOST_MOVES = 100_000
 
 
-SAMPLERS = {"zg": zoo_ography}
-
-
-def deal(game, seed: int, **options) -> dict:
-    sampler = SAMPLERS.get(game.id)
-    if sampler is None:
-        raise StateError(f"no deal sampler for {game.id}: give deal files instead")
-    d = sampler(game, seed, **options)
+def deal(game, seed: int, options: dict | None = None) -> dict:
+    """The deal of `seed`: the puzzle's deal variables. `options`: a game sampler's own (e.g.
+    Zoo-ography's advanced game), refused where the game has none."""
+    options = options or {}
+    hooks = games.hooks_for(game)
+    if game.puzzle is not None and game.puzzle.dealt_by:
+        if options:
+            raise StateError(f"{game.title} is dealt by its chance actions; {', '.join(options)} does not apply")
+        d = chance_deal(game, seed)
+    elif hooks is not None and hasattr(hooks, "sample_deal"):
+        d = hooks.sample_deal(game, seed, **options)
+    else:
+        raise StateError(f"{game.title} says no way to deal from a seed (no `dealt_by` in its puzzle): give deal files instead")
     state = dict(game.start_state() if game.start is not None else {})
     state.update(d)
     broken = broken_invariants(game, state, f"{game.id}.deal.")
     if broken:
         raise InternalError(f"deal {seed} breaks {', '.join(broken)}: the sampler and the rules disagree")
     return d
+
+
+def chance_deal(game, seed: int) -> dict:
+    """Play the puzzle's dealing actions from the start state, each move chosen uniformly among
+    the legal ones (moves listed in action and domain order, so a seed always deals the same)."""
+    rng = random.Random(seed)
+    actions = [game.action(a) for a in game.puzzle.dealt_by]
+    state = game.start_state()
+    for _ in range(MOST_MOVES):
+        moves = legal_moves(game, state, actions)
+        if not moves:
+            return {v: state[v] for v in game.puzzle.deal}
+        m = rng.choice(moves)
+        state = game.apply(state, m.action, m.args)
+    raise StateError(f"dealing {game.title} did not stop after {MOST_MOVES} moves of {', '.join(game.puzzle.dealt_by)}: "
+                     f"some dealing action stays legal")
 
 
 def parse_range(text: str) -> list[int]:

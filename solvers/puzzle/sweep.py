@@ -25,13 +25,13 @@ _GAMES: dict = {}
 
 def solve_seed(spec: str, readings: dict, switches: dict, seed: int, how: dict) -> dict:
     """One deal, solved in a worker (the spec is loaded once per process). `how`: the asking
-    options every deal shares — timeout, target, best, advanced, layout_first."""
+    options every deal shares — timeout, target, best, a game sampler's options, layout_first."""
     key = (spec, tuple(sorted(readings.items())), tuple(sorted(switches.items())))
     if key not in _GAMES:
         _GAMES[key] = load(spec, readings=readings, switches=switches)
     g = _GAMES[key]
     t0 = time.monotonic()
-    d = deals.deal(g, seed, advanced=how["advanced"])
+    d = deals.deal(g, seed, how["deal_options"])
     v = puzzle.solve(g, d, target=how["target"], best=how["best"], timeout=how["timeout"], layout_first=how["layout_first"])
     return {"seed": seed, "status": v.status, "target": v.target, "score": v.score, "best": v.best,
             "proved_below": v.proved_below, "core": v.core, "reason": v.reason, "layouts": v.layouts,
@@ -52,14 +52,14 @@ def done_seeds(out: Path) -> set[int]:
 
 
 def run(spec: str, seeds: list[int], out: str | Path, workers: int = 1, scheduler=None, timeout: float = 600.0,
-        target=None, best: bool = False, advanced: bool = False, readings: dict | None = None, progress=None,
+        target=None, best: bool = False, deal_options: dict | None = None, readings: dict | None = None, progress=None,
         switches: dict | None = None, layout_first: bool = False) -> dict:
     out = Path(out)
     readings = readings or {}
     todo = [s for s in seeds if s not in done_seeds(out)]
     bar = progress or (lambda done, total, line: None)
     args = (spec, readings, switches or {})
-    how = {"timeout": timeout, "target": target, "best": best, "advanced": advanced, "layout_first": layout_first}
+    how = {"timeout": timeout, "target": target, "best": best, "deal_options": deal_options or {}, "layout_first": layout_first}
     total, finished = len(todo), 0
     with out.open("a", encoding="utf-8") as f:
         if out.stat().st_size and not out.read_bytes().endswith(b"\n"):

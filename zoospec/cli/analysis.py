@@ -8,22 +8,20 @@ from __future__ import annotations
 
 import json
 import sys
-import tempfile
-import time
 from pathlib import Path
 
-from zoospec.solvers import traces
+from zoospec.solvers import games, traces
 from zoospec.solvers.analysis import ambiguity, claims, coverage, fixtures
-from zoospec.solvers.games.zoo_parque import dominoes
 from zoospec.solvers.play import picture, playout as playing
 from zoospec.solvers.puzzle import search as puzzle
-from zoospec.solvers.symbolic import py_value, rule_instances
+from zoospec.solvers.symbolic import broken_invariant_instances, py_value, rule_instances
 
-from ..errors import InternalError, Loc, Problem, SpecError, StateError
-from ..front.catalog import bundled, game_path
-from ..front.loader import load
+from .. import ir
+from ..errors import InternalError, SpecError, StateError
+from ..front.loader import load_named, load_recorded
 from ..runtime.state import merged
 from ..suggest import suggest
+from .options import add_game_choices
 
 
 def _progress(msg: str):
@@ -36,45 +34,39 @@ def _clear():
         print(" " * 70, end="\r", file=sys.stderr)
 
 
-def _readings(items) -> dict:
-    out = {}
-    for it in items or []:
-        if "=" not in it:
-            raise SpecError([Problem(Loc("--reading", 0, 0), f"expected ID=CHOICE, got {it!r}")])
-        k, v = it.split("=", 1)
-        out[k.strip()] = v.strip()
-    return out
-
-
-def read_state(game, path: str, over_start: bool = False) -> dict:
+def read_state(game, path: str, over_start: bool = False, unchecked: bool = False) -> dict:
     """A state from a JSON file; errors name the file. With over_start the file gives only what
-    differs from the spec's start state (objects merge entry by entry)."""
+    differs from the spec's start state (objects merge entry by entry). A state that breaks the
+    spec's invariants is refused, each broken one named with the state variables it reads,
+    unless `unchecked` (to look at a broken state on purpose)."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
         if over_start:
             players = data.get("players") if isinstance(data, dict) else None
             data = merged(game.state_to_json(game.start_state(players if isinstance(players, int) else None)), data)
-        return game.state_from_json(data)
+        state = game.state_from_json(data)
     except (StateError, OSError, ValueError) as e:
         raise StateError(f"{path}: {e}") from None
-
-
-def _switches(items) -> dict:
-    """--with a,b (repeatable): those switches (variants, expansions) on. A switch name has no
-    hyphen, so `strong-species` (as an expansion is written in prose) means `strong_species`."""
-    return {n.strip().replace("-", "_"): True for it in items or [] for n in it.split(",") if n.strip()}
-
-
-def load_game(name: str, readings=None, switches=None):
-    return load(game_path(name), readings=_readings(readings), switches=_switches(switches))
+    broken: dict = {}  # rule id -> the arguments it is broken for
+    for r, a in ([] if unchecked else broken_invariant_instances(game, state)):
+        broken.setdefault(r.id, []).append(a)
+    if broken:
+        lines = []
+        for rid, cases in broken.items():
+            r = game.rules[rid]
+            shown = "; ".join(", ".join(f"{k}={v}" for k, v in a.items()) for a in cases[:3]) or "—"
+            more = f" and {len(cases) - 3} more" if len(cases) > 3 else ""
+            lines.append(f"  {r.id} ({r.loc.file}:{r.loc.line}): {r.says}\n    broken for {shown}{more}; "
+                         f"it reads {', '.join(sorted(ir.state_vars_read(r.body, game.defines)))}")
+        raise StateError(f"{path}: the state breaks {len(broken)} invariant(s) of {game.title} "
+                         f"(--unchecked to use it anyway):\n" + "\n".join(lines))
+    return state
 
 
 def add_parsers(sub):
-    def common(p, game=True):
-        if game:
-            p.add_argument("game", help="a bundled game name (e.g. new-york-zoo) or a spec file")
-            p.add_argument("--reading", action="append", metavar="ID=CHOICE", help="choose a reading (repeatable)")
-            p.add_argument("--with", dest="switches", action="append", metavar="SWITCH,...", help="turn on variants or expansions (the spec's switches)")
+    def common(p):
+        p.add_argument("game", help="a bundled game name (e.g. new-york-zoo) or a spec file")
+        add_game_choices(p)
         p.add_argument("--timeout", type=float, default=60.0, help="seconds per search (default 60); past it: unknown")
         p.add_argument("--json", action="store_true", help="machine-readable output")
 
@@ -108,9 +100,9 @@ def add_parsers(sub):
     p.add_argument("game")
     p.add_argument("--state", help="the start state, in the game's JSON format (default: the spec's start section)")
     p.add_argument("--over-start", action="store_true", help="the --state file gives only what differs from the spec's start state")
+    p.add_argument("--unchecked", action="store_true", help="play from a --state that breaks the spec's invariants (refused by default)")
     p.add_argument("--players", type=int, help="with the spec's start state: how many play")
-    p.add_argument("--reading", action="append", metavar="ID=CHOICE")
-    p.add_argument("--with", dest="switches", action="append", metavar="SWITCH,...", help="turn on variants or expansions (the spec's switches)")
+    add_game_choices(p)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--steps", type=int, default=2000, help="stop after this many moves")
     p.add_argument("--json", action="store_true", help="the moves, the end and the scores as JSON")
@@ -119,12 +111,6 @@ def add_parsers(sub):
     p.add_argument("--svg", metavar="FILE", help="draw the final state as SVG")
     p.add_argument("--quiet", action="store_true", help="only the moves and the end, not every state")
     p.set_defaults(fn=cmd_play)
-    p = sub.add_parser("tour", help="every bundled game: validate, check, ambiguities, fixtures, coverage")
-    common(p, game=False)
-    p.add_argument("--games", nargs="*", help="only these games: bundled names or spec files")
-    p.add_argument("--fixture-budget", type=float, default=300.0, metavar="SECONDS",
-                   help="per game, start no new fixture subject after this long (default 300; the count says how many were skipped)")
-    p.set_defaults(fn=cmd_tour)
 
 
 def guarded(fn):
@@ -164,7 +150,7 @@ def _loc(x):
 
 @guarded
 def cmd_check(args) -> int:
-    g = load_game(args.game, args.reading, args.switches)
+    g = load_named(args.game, args.reading, args.switches)
     for cid in args.claim or ():
         if cid not in g.claims:
             raise StateError(f"{g.id} has no claim '{cid}'{suggest(cid, g.claims)}")
@@ -198,7 +184,7 @@ def _verdict_json(v) -> dict:
 
 @guarded
 def cmd_ambiguities(args) -> int:
-    g = load_game(args.game, args.reading, args.switches)
+    g = load_named(args.game, args.reading, args.switches)
     found = ambiguity.find_all(g, args.timeout, _progress)
     _clear()
     for i, f in enumerate(found):
@@ -229,7 +215,7 @@ def _finding_json(f) -> dict:
 
 @guarded
 def cmd_fixtures(args) -> int:
-    g = load_game(args.game, args.reading, args.switches)
+    g = load_named(args.game, args.reading, args.switches)
     index = fixtures.generate(g, args.out, args.seed, args.timeout, _progress, args.budget)
     _clear()
     if args.json:
@@ -246,7 +232,7 @@ def cmd_fixtures(args) -> int:
 
 @guarded
 def cmd_coverage(args) -> int:
-    g = load_game(args.game)
+    g = load_named(args.game)
     path = coverage.find_rulebook(g, args.rulebook)
     if path is None:
         print(f"zoospec coverage: rulebook {g.rulebook} not found; give --rulebook FILE", file=sys.stderr)
@@ -270,16 +256,11 @@ def cmd_coverage(args) -> int:
     return 1 if rep.uncovered or rep.dangling else 0
 
 
-def game_of(meta: dict):
-    """The game a trace or plan was made with: its spec under the readings and switches it names."""
-    return load(meta.get("source", ""), readings=meta.get("readings") or {}, switches=meta.get("switches") or {})
-
-
 @guarded
 def cmd_replay(args) -> int:
     data = json.loads(Path(args.trace).read_text(encoding="utf-8"))
     meta = data.get("#meta", {})
-    g = game_of(meta)
+    g = load_recorded(meta)
     if meta.get("kind") == "plan":
         return _replay_plan(g, data, args)
     tr = traces.load_itf(g, data)
@@ -318,25 +299,16 @@ def _replay_plan(g, data, args) -> int:
 
 # ------------------------------------------------------------------ play
 
-def _expansion_set(g, start, args):
-    """Zoo Parque with an expansion on and no --state: the spec's example set holds none of the
-    expansion's dominoes, so a set is drawn from --seed with them (as `zoospec dominoes --with`)."""
-    if g.id != "zp" or dominoes.boxes(g) == {"base"}:
-        return None
-    if not args.json:
-        print(f"(a domino set drawn from seed {args.seed} with {', '.join(sorted(dominoes.boxes(g) - {'base'}))}: the example set has none of their dominoes)")
-    return dominoes.start_with(g, args.seed, start["players"])
-
-
 @guarded
 def cmd_play(args) -> int:
-    g = load_game(args.game, args.reading, args.switches)
+    g = load_named(args.game, args.reading, args.switches)
     if args.state and args.players is not None:
         raise StateError("give either --state or --players (the spec's start state for that many players), not both")
-    start = read_state(g, args.state, args.over_start) if args.state else g.start_state(args.players)
-    drawn = _expansion_set(g, start, args) if not args.state else None
-    if drawn is not None:
-        start = drawn
+    start = read_state(g, args.state, args.over_start, args.unchecked) if args.state else g.start_state(args.players)
+    hooks = games.hooks_for(g)
+    if not args.state and hooks is not None and hasattr(hooks, "play_start"):  # a game's own setup (solvers/games/)
+        drawn = hooks.play_start(g, start, args.seed, say=lambda msg: None if args.json else print(msg))
+        start = drawn if drawn is not None else start
     if args.interactive and args.json:
         raise StateError("--interactive asks on the terminal; it cannot be combined with --json")
 
@@ -382,75 +354,3 @@ def cmd_play(args) -> int:
                     if r["rule"] == rid and r["points"] == max(points)]
             print(f"  highest: {' and '.join(best)} with {max(points)}")
     return 0
-
-
-# ------------------------------------------------------------------ tour
-
-@guarded
-def cmd_tour(args) -> int:
-    games = bundled()
-    if args.games:  # bundled names or spec files, in the order given
-        games = {name: game_path(name) for name in args.games}
-    rows, status = [], 0
-    for name, path in games.items():
-        t0 = time.monotonic()
-        row = {"game": name}
-        if not args.json:
-            print(f"== {name} ({path})")
-        try:
-            g = load(path)
-        except SpecError as e:
-            print(str(e))
-            rows.append({**row, "valid": False})
-            status = 1
-            continue
-        row.update(valid=True, rules=len(g.rules), actions=len(g.actions), readings=len(g.readings))
-        verdicts = claims.check_all(g, args.timeout, _progress)
-        found = ambiguity.find_all(g, args.timeout, _progress)
-        with tempfile.TemporaryDirectory() as tmp:
-            index = fixtures.generate(g, tmp, 0, args.timeout, _progress, budget=args.fixture_budget)
-        _clear()
-        book = coverage.find_rulebook(g)
-        rep = coverage.report(g, book) if book else None
-        row.update(
-            claims={k: sum(v.verdict == k for v in verdicts) for k in ("holds", "fails", "unknown")},
-            unexpected=[v.claim for v in verdicts if not v.as_expected],
-            findings={k: sum(f.kind == k for f in found) for k in
-                      ("readings-differ", "readings-agree", "gap", "dead-end", "dead-action", "unknown")},
-            fixtures=fixtures.count(index), fixtures_skipped=len(index["skipped"]),
-            coverage=None if rep is None else {"percent": round(rep.percent, 1), "uncovered": len(rep.uncovered),
-                                                "dangling": len(rep.dangling)},
-            seconds=round(time.monotonic() - t0, 1))
-        if row["unexpected"]:
-            status = 1
-        rows.append(row)
-        if not args.json:
-            for v in verdicts:
-                print(f"  claim {v.claim}: {v.verdict} ({v.detail})")
-            for f in found:
-                print(f"  {f.kind}: {f.message}")
-            skipped = f" ({row['fixtures_skipped']} rules/actions skipped: fixture budget spent)" if row["fixtures_skipped"] else ""
-            print(f"  fixtures: {row['fixtures']}{skipped}; coverage: " +
-                  (f"{rep.percent:.1f}% of normative sentences ({len(rep.uncovered)} uncovered)" if rep else "rulebook not found"))
-    if args.json:
-        print(json.dumps({"games": rows}, indent=2))
-    else:
-        print("\n" + _table(rows))
-    return status
-
-
-def _table(rows) -> str:
-    head = ["game", "rules", "claims held/failed/unknown", "readings differ/agree", "gaps", "dead ends", "fixtures",
-            "coverage", "seconds"]
-    out = [head]
-    for r in rows:
-        if not r.get("valid"):
-            out.append([r["game"], "INVALID"] + [""] * 7)
-            continue
-        c, f = r["claims"], r["findings"]
-        cov = "n/a" if r["coverage"] is None else f"{r['coverage']['percent']}%"
-        out.append([r["game"], str(r["rules"]), f"{c['holds']}/{c['fails']}/{c['unknown']}",
-                    f"{f['readings-differ']}/{f['readings-agree']}", str(f["gap"]),
-                    str(f["dead-end"] + f["dead-action"]), str(r["fixtures"]), cov, str(r["seconds"])])
-    widths = [max(len(row[i]) for row in out) for i in range(len(head))]
-    return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in out)

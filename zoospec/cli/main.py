@@ -7,14 +7,16 @@ import json
 import sys
 from pathlib import Path
 
+from zoospec.solvers import games
 from zoospec.solvers.play import picture
 from zoospec.solvers.play.playout import applying_final_scores
 from zoospec.solvers.symbolic import param_values, py_value
 
 from ..errors import SpecError, Undefined
-from ..front.loader import load
+from ..front.loader import load, load_named
 from ..suggest import suggest
-from . import analysis as cli_analysis, dominoes as cli_dominoes, pack as cli_pack, solve as cli_solve
+from . import analysis as cli_analysis, pack as cli_pack, solve as cli_solve, tour as cli_tour
+from .options import add_game_choices
 
 
 def _spec_files(paths: list[str]) -> list[Path]:
@@ -67,7 +69,7 @@ def cmd_state_schema(args) -> int:
 @cli_analysis.guarded
 def cmd_rules(args) -> int:
     """Every rule, action and reading of a game: id, citation, our paraphrase, kind."""
-    g = cli_analysis.load_game(args.game)
+    g = load_named(args.game)
     if args.show_python:
         return _show_python(g, args.show_python, args.json)
     items = [{"id": r.id, "kind": r.kind, "cite": str(r.cite) if r.cite else None, "says": r.says,
@@ -113,8 +115,8 @@ def _show_python(g, name: str, as_json: bool) -> int:
 def cmd_score(args) -> int:
     """Every scoring rule of a game on one state, line by line, with the rule behind each. Lines
     for seats the spec's final score leaves out (players not in the game) are skipped."""
-    g = cli_analysis.load_game(args.game, args.reading, args.switches)
-    state = cli_analysis.read_state(g, args.state, args.over_start)
+    g = load_named(args.game, args.reading, args.switches)
+    state = cli_analysis.read_state(g, args.state, args.over_start, args.unchecked)
     finals = applying_final_scores(g, state)
     # which players are in the game: the first entry that says so, whichever entry decides
     seats = next((fs for fs in g.final_scores if fs.given is not None), None)
@@ -173,9 +175,9 @@ def main(argv: list[str] | None = None) -> int:
     sc = sub.add_parser("score", help="every scoring rule of a game on a state (JSON), line by line")
     sc.add_argument("game")
     sc.add_argument("state", help="a state in the game's JSON format (zoospec state-schema GAME)")
-    sc.add_argument("--reading", action="append", metavar="ID=CHOICE")
-    sc.add_argument("--with", dest="switches", action="append", metavar="SWITCH,...", help="turn on variants or expansions")
+    add_game_choices(sc)
     sc.add_argument("--over-start", action="store_true", help="the state file gives only what differs from the spec's start state")
+    sc.add_argument("--unchecked", action="store_true", help="score a state that breaks the spec's invariants (refused by default)")
     sc.add_argument("--all", action="store_true", help="also the lines that score 0")
     sc.add_argument("--draw", action="store_true", help="draw the state first (the spec's picture: boards, maps, each Exhibit)")
     sc.add_argument("--json", action="store_true")
@@ -183,15 +185,25 @@ def main(argv: list[str] | None = None) -> int:
     cli_pack.add_parser(sub)
     cli_analysis.add_parsers(sub)
     cli_solve.add_parser(sub)
-    cli_dominoes.add_parser(sub)
+    cli_tour.add_parsers(sub)
+    for game in games.all_games():  # commands of one game's own (solvers/games/)
+        for name, help_, add_arguments, run in game.commands() if hasattr(game, "commands") else []:
+            p = sub.add_parser(name, help=help_)
+            add_arguments(p)
+            p.set_defaults(fn=cli_analysis.guarded(run))
     args = ap.parse_args(argv)
     if not getattr(args, "fn", None):
         args = ap.parse_args(["tour"])  # the main job: every bundled game, every analysis
     try:
         return args.fn(args)
     except KeyboardInterrupt:
+        print("zoospec: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:  # output piped into head & co.
         sys.stderr.close()
         return 0
+    except Exception as e:  # the last resort: a bug of ours, never a traceback and never 1 (a finding)
+        print(f"zoospec: internal error: {type(e).__name__}: {e}\n"
+              f"please report it with the command that led here (exit 4)", file=sys.stderr)
+        return 4
 

@@ -1,4 +1,5 @@
-"""Where bundled games live, and how a command-line name finds its spec file."""
+"""Where bundled games live, and how what a user types names a game: a bundled name or a spec
+file, `--reading ID=CHOICE`, `--with SWITCH,...`."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -6,9 +7,13 @@ from pathlib import Path
 from ..errors import Loc, Problem, SpecError
 from ..suggest import suggest
 
-# the checkout (or the source tree of an editable install) this package lives in
-PROJECT_DIR = Path(__file__).resolve().parents[2]
-SPEC_DIR = PROJECT_DIR / "spec"
+PACKAGE_DIR = Path(__file__).resolve().parents[1]  # zoospec/
+# the checkout (or the source tree of an editable install) the package lives in; rulebooks are
+# looked for beside it
+PROJECT_DIR = PACKAGE_DIR.parent
+# the bundled games, their schema, piece sets and deals: inside the package when installed from a
+# wheel (pyproject.toml maps spec/ to zoospec/spec), beside it in a checkout
+SPEC_DIR = PACKAGE_DIR / "spec" if (PACKAGE_DIR / "spec" / "schema").is_dir() else PROJECT_DIR / "spec"
 
 
 def bundled() -> dict[str, Path]:
@@ -26,3 +31,20 @@ def game_path(name: str) -> Path:
         raise SpecError([Problem(Loc(name, 0, 0), f"no bundled game '{name}'{suggest(name, games)}; "
                                                    f"bundled: {', '.join(games)}")])
     return games[name]
+
+
+def readings_arg(items) -> dict[str, str]:
+    """`--reading ID=CHOICE` (repeatable) as {reading id: choice}."""
+    out = {}
+    for it in items or []:
+        if "=" not in it:
+            raise SpecError([Problem(Loc("--reading", 0, 0), f"expected ID=CHOICE, got {it!r}")])
+        k, v = it.split("=", 1)
+        out[k.strip()] = v.strip()
+    return out
+
+
+def switches_arg(items) -> dict[str, bool]:
+    """--with a,b (repeatable): those switches (variants, expansions) on. A switch name has no
+    hyphen, so `strong-species` (as an expansion is written in prose) means `strong_species`."""
+    return {n.strip().replace("-", "_"): True for it in items or [] for n in it.split(",") if n.strip()}

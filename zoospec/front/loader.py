@@ -17,6 +17,7 @@ from ..runtime.state import from_json, state_type_ok, zero
 from ..suggest import suggest
 from . import picture as views, puzzle
 from .build import LocMap, LocatedError, Scope, Signature, build_expr, build_stmts
+from .catalog import game_path, readings_arg, switches_arg
 from .schema import validate
 from .yamlload import Document, load_file, load_text
 
@@ -32,6 +33,17 @@ def load(path: str | Path, readings: dict[str, str] | None = None, switches: dic
 def loads(text: str, file: str = "<string>", readings=None, switches=None) -> Game:
     doc = load_text(text, file)
     return Loader(doc, readings or {}, switches or {}).run()
+
+
+def load_named(name: str, readings=None, switches=None) -> Game:
+    """A game as a user names it: a bundled name or a spec file, with `--reading` and `--with`
+    as typed (lists of strings)."""
+    return load(game_path(name), readings=readings_arg(readings), switches=switches_arg(switches))
+
+
+def load_recorded(meta: dict) -> Game:
+    """The game a trace or plan was made with: its spec under the readings and switches it names."""
+    return load(meta.get("source", ""), readings=meta.get("readings") or {}, switches=meta.get("switches") or {})
 
 
 class Loader:

@@ -1,7 +1,7 @@
 """Hypothesis strategies derived from a spec's `state` section and parameter lists, for zoospec's
 own tests and for users' tests of their implementations.
 
-    from zoospec.strategies import states, arguments
+    from zoospec.runtime.strategies import states, arguments
     @given(states(game), arguments(game, game.rule("x.y").params))
 
 States shrink toward the smallest value of every leaf (false, the lowest int, the first atom, the
@@ -17,7 +17,10 @@ from __future__ import annotations
 
 import weakref
 
-from hypothesis import strategies as st
+try:
+    from hypothesis import strategies as st
+except ImportError:  # an extra: the rules themselves do not need it
+    raise ImportError("zoospec.runtime.strategies needs Hypothesis: pip install 'zoospec[strategies]'") from None
 
 from ..ir.types import AtomT, BoolT, IntT, MapT, RecordT, SetT, Type
 

@@ -1,19 +1,22 @@
 """`zoospec dominoes` — a fresh Zoo Parque domino set from a seed, as a start state to play from
-(solvers/games/zoo_parque/dominoes.py draws it; `zoospec play zoo-parque --state FILE` plays it)."""
+(`dominoes.py` draws it; `zoospec play zoo-parque --state FILE` plays it)."""
 from __future__ import annotations
 
 import json
 from collections import Counter
 from pathlib import Path
 
-from zoospec.solvers.games.zoo_parque import dominoes
+from zoospec.errors import StateError
+from zoospec.front.loader import load_named
 
-from ..errors import StateError
-from .analysis import guarded, load_game
+from . import dominoes
 
 
-def add_parser(sub):
-    p = sub.add_parser("dominoes", help="draw a domino set for Zoo Parque from a seed; write it as a start state")
+def commands() -> list:
+    return [("dominoes", "draw a domino set for Zoo Parque from a seed; write it as a start state", _arguments, run_dominoes)]
+
+
+def _arguments(p):
     p.add_argument("game", nargs="?", default="zoo-parque", help="the game (default zoo-parque)")
     p.add_argument("--seed", type=int, default=1, help="the set's seed (default 1)")
     p.add_argument("--players", type=int, default=2, help="players seated in the start state (default 2)")
@@ -21,7 +24,6 @@ def add_parser(sub):
                    help="draw with these expansions' terrains and animals too (e.g. strong_species)")
     p.add_argument("--out", metavar="FILE", help="write the start state as JSON (for play --state, score, replay)")
     p.add_argument("--json", action="store_true", help="print the start state as JSON")
-    p.set_defaults(fn=cmd_dominoes)
 
 
 def summary(dom: dict) -> dict:
@@ -36,9 +38,8 @@ def summary(dom: dict) -> dict:
             "stalls": dict(Counter(h["stall"] for h in halves if h["stall"] != "no_stall"))}
 
 
-@guarded
-def cmd_dominoes(args) -> int:
-    g = load_game(args.game, switches=args.switches)
+def run_dominoes(args) -> int:
+    g = load_named(args.game, switches=args.switches)
     if g.id != "zp":
         raise StateError(f"{args.game}: domino sets are drawn for Zoo Parque only")
     state = dominoes.start_with(g, args.seed, args.players)

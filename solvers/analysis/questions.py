@@ -1,0 +1,128 @@
+"""The questions the tour asks of a game, one at a time, each answerable alone in any process:
+is the spec valid, how much of its rulebook it covers, each claim, each reading, its gaps, its
+dead ends, its fixtures. An answer is plain JSON, so it can cross processes and be remembered.
+"""
+from __future__ import annotations
+
+import tempfile
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+
+from zoospec.errors import SpecError
+from zoospec.front.loader import load
+from zoospec.front.yamlload import load_file
+
+from . import ambiguity, claims, coverage, fixtures
+
+# what a question may take when the budget allows it, and the order they are asked in (cheap,
+# decisive questions first: a claim over states settles in seconds; fixtures can use any time)
+TIMEOUT = {"validate": None, "coverage": None, "claim": 60.0, "reading": 30.0, "gaps": 30.0, "dead-ends": 30.0,
+           "fixtures": 60.0}
+COST = {"validate": 0, "coverage": 1, "claim": 2, "reading": 3, "gaps": 5, "dead-ends": 6, "fixtures": 8}
+SLOW_CLAIMS = {"play": 4, "progress": 4, "move": 3}  # claims over moves and plays ask more of Z3
+# a question is not started with less than this left of the budget: it would only say unknown
+LEAST = 2.0
+
+
+@dataclass(frozen=True)
+class Question:
+    game: str          # as named in the table: a bundled name or a spec file
+    path: str          # the spec file
+    kind: str          # validate | coverage | claim | reading | gaps | dead-ends | fixtures
+    item: str = ""     # the claim or reading id
+    cost: int = 0      # asked in this order
+
+    @property
+    def name(self) -> str:
+        return f"{self.kind} {self.item}".strip()
+
+
+def questions_of(game: str, path: str) -> list[Question]:
+    """Every question of one game, read off its YAML (nothing is compiled: the first answers come
+    at once). A file that is not even YAML still gets its `validate` question, which says why."""
+    out = [Question(game, path, "validate", cost=0)]
+    try:
+        data = load_file(path).data
+    except SpecError:
+        return out
+    if not isinstance(data, dict):
+        return out
+    out.append(Question(game, path, "coverage", cost=COST["coverage"]))
+    for c in data.get("claims") or []:
+        if isinstance(c, dict) and isinstance(c.get("id"), str):
+            out.append(Question(game, path, "claim", c["id"], SLOW_CLAIMS.get(c.get("over", "state"), COST["claim"])))
+    readings = data.get("readings") or {}
+    for rid in readings if isinstance(readings, dict) else []:
+        out.append(Question(game, path, "reading", str(rid), COST["reading"]))
+    out.append(Question(game, path, "gaps", cost=COST["gaps"]))
+    if data.get("actions"):
+        out.append(Question(game, path, "dead-ends", cost=COST["dead-ends"]))
+    out.append(Question(game, path, "fixtures", cost=COST["fixtures"]))
+    return out
+
+
+@lru_cache(maxsize=8)
+def _game(path: str):
+    return load(path)
+
+
+def ask(q: Question, deadline: float | None = None, cap: float | None = None) -> dict:
+    """The answer to one question, within its own timeout (at most `cap`) and what is left before
+    `deadline` (time.time()): {"status": answered | unknown | invalid, "timeout", "seconds", ...}."""
+    t0 = time.time()
+    timeout = TIMEOUT[q.kind] if cap is None else min(cap, TIMEOUT[q.kind] or cap)
+    if deadline is not None and q.kind not in ("validate", "coverage"):  # those two are cheap and always asked
+        left = deadline - t0
+        if left < LEAST:
+            return {"status": "unknown", "why": "budget", "timeout": 0.0, "seconds": 0.0}
+        timeout = left if timeout is None else min(timeout, left)
+    try:
+        g = _game(q.path)
+    except SpecError as e:
+        return {"status": "invalid", "problems": [str(p) for p in e.problems][:20], "timeout": timeout,
+                "seconds": round(time.time() - t0, 2)}
+    out = _ASK[q.kind](g, q.item, timeout)
+    out.setdefault("status", "answered")
+    out.update(timeout=timeout, seconds=round(time.time() - t0, 2))
+    return out
+
+
+def _validate(g, _, __):
+    return {"rules": len(g.rules), "actions": len(g.actions), "readings": len(g.readings), "claims": len(g.claims)}
+
+
+def _coverage(g, _, __):
+    book = coverage.find_rulebook(g)
+    if book is None:
+        return {"rulebook": None}
+    rep = coverage.report(g, book)
+    return {"rulebook": str(book), "percent": round(rep.percent, 1), "uncovered": len(rep.uncovered),
+            "dangling": len(rep.dangling)}
+
+
+def _claim(g, cid, timeout):
+    v = claims.check(g, g.claims[cid], timeout)
+    return {"status": "unknown" if v.verdict == "unknown" else "answered", "verdict": v.verdict, "expect": v.expect,
+            "as_expected": v.as_expected, "method": v.method, "detail": v.detail,
+            "trace": v.trace.to_itf() if v.trace else None}
+
+
+def _findings(found) -> dict:
+    return {"status": "unknown" if any(f.kind == "unknown" for f in found) else "answered",
+            "findings": [{"kind": f.kind, "subject": f.subject, "message": f.message,
+                          "trace": f.trace.to_itf() if f.trace else None} for f in found]}
+
+
+def _fixtures(g, _, timeout):
+    with tempfile.TemporaryDirectory() as tmp:
+        index = fixtures.generate(g, tmp, 0, min(timeout, 60.0), None, budget=timeout)
+    return {"status": "unknown" if index["skipped"] else "answered", "fixtures": fixtures.count(index),
+            "skipped": len(index["skipped"])}
+
+
+_ASK = {"validate": _validate, "coverage": _coverage, "claim": _claim,
+        "reading": lambda g, rid, t: _findings(ambiguity.readings(g, rid, t)),
+        "gaps": lambda g, _, t: _findings(ambiguity.gaps(g, t)),
+        "dead-ends": lambda g, _, t: _findings(ambiguity.dead_ends(g, t)),
+        "fixtures": _fixtures}

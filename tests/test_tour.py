@@ -1,0 +1,86 @@
+"""The tour (bare `zoospec`): every question of every game within one budget, on a pool of
+processes, one line per answer as it comes, a table with a cell for every game — and answers
+remembered, so a second run asks nothing again (solvers/analysis/tour.py)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from zoospec.cli.main import main
+from zoospec.solvers.analysis.answer_cache import AnswerCache
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = [str(ROOT / "tests" / "games" / "pen-pals.yaml"), str(ROOT / "tests" / "specs" / "layers.yaml")]
+QUESTIONS = 14  # pen-pals: validate, coverage, 2 claims, gaps, dead ends, fixtures; layers: the same with 1 claim and 1 reading
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("ZOOSPEC_CACHE", str(tmp_path / "cache"))
+    return AnswerCache()
+
+
+def tour(capsys, *extra) -> tuple[int, list[str], dict]:
+    code = main(["tour", "--games", *GAMES, "--budget", "120", "--workers", "2", *extra])
+    lines = capsys.readouterr().out.splitlines()
+    main(["tour", "--games", *GAMES, "--budget", "120", "--json", *extra])  # the same answers, remembered, as JSON
+    return code, lines, {r["game"]: r for r in json.loads(capsys.readouterr().out)["games"]}
+
+
+def test_one_line_per_answer_then_a_row_per_game(cache, capsys):
+    code, lines, rows = tour(capsys)
+    assert code == 0
+    answers = [ln for ln in lines if "s  /" in ln and ": " in ln]
+    assert len(answers) == QUESTIONS  # printed as they came, off a terminal too
+    assert any("claim pp.claim.6-is-reached: fails (as expected)" in ln for ln in answers)
+    assert any("reading lift: readings-differ" in ln for ln in answers)
+    pp, layers = rows[GAMES[0]], rows[GAMES[1]]
+    assert pp["valid"] and pp["claims"] == {"holds": 1, "fails": 1, "unknown": 0} and not pp["unexpected"]
+    assert pp["coverage"]["percent"] == 100.0 and pp["fixtures"] > 0
+    assert layers["findings"]["readings-differ"] >= 1
+    table = lines[-3:]
+    assert table[0].startswith("game") and [ln.split()[0] for ln in table[1:]] == GAMES
+
+
+def test_a_second_run_asks_nothing_again_and_says_the_same(cache, capsys):
+    _, _, first = tour(capsys)
+    code, lines, again = tour(capsys)
+    assert code == 0
+    answers = [ln for ln in lines if "s  /" in ln and ": " in ln]
+    assert len(answers) == QUESTIONS and all(ln.endswith("(remembered)") for ln in answers)
+    strip = lambda r: {k: v for k, v in r.items() if k != "seconds"}  # noqa: E731
+    assert {g: strip(r) for g, r in again.items()} == {g: strip(r) for g, r in first.items()}
+    _, lines, _ = tour(capsys, "--no-cache")
+    assert not any(ln.endswith("(remembered)") for ln in lines)
+
+
+def test_a_remembered_counterexample_that_no_longer_refutes_is_asked_again(cache, capsys):
+    tour(capsys)
+    for f in cache.root.glob("*.json"):  # tamper with the witness: its zoo no longer scores 6
+        a = json.loads(f.read_text())
+        if a.get("verdict") == "fails":
+            state = a["trace"]["states"][0]
+            state["now"] = 0
+            f.write_text(json.dumps(a))
+    _, lines, _ = tour(capsys)
+    claim = next(ln for ln in lines if "pp.claim.6-is-reached" in ln)
+    assert "fails (as expected)" in claim and not claim.endswith("(remembered)")
+
+
+def test_a_spent_budget_leaves_unknown_cells_not_missing_rows(cache, capsys):
+    code = main(["tour", "--games", *GAMES, "--budget", "1", "--json"])
+    rows = {r["game"]: r for r in json.loads(capsys.readouterr().out)["games"]}
+    assert code == 0 and set(rows) == set(GAMES)
+    pp = rows[GAMES[0]]
+    assert pp["valid"] and pp["claims"]["unknown"] == 2  # validity is always asked; the rest had no time
+    assert {"fixtures", "gaps", "claim pp.claim.at-most-6"} <= set(pp["unknown_budget"])
+    main(["tour", "--games", *GAMES, "--budget", "1"])
+    assert "unknown (budget)" in capsys.readouterr().out
+
+
+def test_the_cache_command_shows_and_forgets(cache, capsys):
+    tour(capsys)
+    assert main(["cache"]) == 0 and f"{cache.root}: {QUESTIONS} answer(s)" in capsys.readouterr().out
+    assert main(["cache", "--clear"]) == 0 and cache.size() == (0, 0)
