@@ -80,7 +80,37 @@ def test_a_spent_budget_leaves_unknown_cells_not_missing_rows(cache, capsys):
     assert "unknown (budget)" in capsys.readouterr().out
 
 
+def test_a_remembered_unknown_is_asked_again_only_with_more_budget_or_deep(cache, capsys):
+    main(["tour", "--games", *GAMES, "--budget", "1"])
+    capsys.readouterr()
+    main(["tour", "--games", *GAMES, "--budget", "1"])  # the same budget: the same table, nothing asked
+    again = [ln for ln in capsys.readouterr().out.splitlines() if "claim pp.claim.at-most-6" in ln]
+    assert again == [again[0]] and again[0].endswith("unknown (budget)")
+    main(["tour", "--games", *GAMES, "--budget", "1", "--deep"])  # --deep asks again (still no time)
+    assert "claim pp.claim.at-most-6: unknown (budget)" in capsys.readouterr().out
+    main(["tour", "--games", *GAMES, "--budget", "120"])  # more budget: what was unknown is asked
+    line = next(ln for ln in capsys.readouterr().out.splitlines() if "claim pp.claim.at-most-6" in ln)
+    assert "holds (as expected)" in line and not line.endswith("(remembered)")
+
+
 def test_the_cache_command_shows_and_forgets(cache, capsys):
     tour(capsys)
     assert main(["cache"]) == 0 and f"{cache.root}: {QUESTIONS} answer(s)" in capsys.readouterr().out
     assert main(["cache", "--clear"]) == 0 and cache.size() == (0, 0)
+
+
+def test_a_question_past_its_time_is_stopped_and_its_worker_replaced():
+    """The pool behind the tour can cut one task off (an analysis's timeouts bound each Z3 query,
+    not a question that asks many), and starts nothing once told to stop starting."""
+    import time
+
+    from zoospec.solvers.analysis.workers import Workers
+
+    got = []
+    pool = Workers(1, time.sleep)
+    try:
+        never = pool.run([("long", (60,), 1.0), ("short", (0.01,), 30.0)], lambda k, s, v, t: got.append((k, s)))
+        late = pool.run([("later", (0.01,), 30.0)], lambda k, s, v, t: got.append((k, s)), stop_starting_at=time.time() - 1)
+    finally:
+        pool.close()
+    assert got == [("long", "stopped"), ("short", "ok")] and never == [] and late == ["later"]

@@ -15,10 +15,12 @@ from zoospec.front.yamlload import load_file
 
 from . import ambiguity, claims, coverage, fixtures
 
-# what a question may take when the budget allows it, and the order they are asked in (cheap,
-# decisive questions first: a claim over states settles in seconds; fixtures can use any time)
-TIMEOUT = {"validate": None, "coverage": None, "claim": 60.0, "reading": 30.0, "gaps": 30.0, "dead-ends": 30.0,
-           "fixtures": 60.0}
+# what a question may take when the budget allows it (short enough that one slow game does not
+# starve the others in a default tour; `--timeout` and a bigger `--budget` give more), and the order
+# they are asked in (cheap, decisive questions first: a claim over states settles in seconds;
+# fixtures can use any time)
+TIMEOUT = {"validate": None, "coverage": None, "claim": 30.0, "reading": 20.0, "gaps": 20.0, "dead-ends": 20.0,
+           "fixtures": 30.0}
 COST = {"validate": 0, "coverage": 1, "claim": 2, "reading": 3, "gaps": 5, "dead-ends": 6, "fixtures": 8}
 SLOW_CLAIMS = {"play": 4, "progress": 4, "move": 3}  # claims over moves and plays ask more of Z3
 # a question is not started with less than this left of the budget: it would only say unknown
@@ -71,7 +73,7 @@ def ask(q: Question, deadline: float | None = None, cap: float | None = None) ->
     """The answer to one question, within its own timeout (at most `cap`) and what is left before
     `deadline` (time.time()): {"status": answered | unknown | invalid, "timeout", "seconds", ...}."""
     t0 = time.time()
-    timeout = TIMEOUT[q.kind] if cap is None else min(cap, TIMEOUT[q.kind] or cap)
+    timeout = TIMEOUT[q.kind] if cap is None else (cap if TIMEOUT[q.kind] is None else min(cap, TIMEOUT[q.kind]))
     if deadline is not None and q.kind not in ("validate", "coverage"):  # those two are cheap and always asked
         left = deadline - t0
         if left < LEAST:
@@ -116,7 +118,7 @@ def _findings(found) -> dict:
 
 def _fixtures(g, _, timeout):
     with tempfile.TemporaryDirectory() as tmp:
-        index = fixtures.generate(g, tmp, 0, min(timeout, 60.0), None, budget=timeout)
+        index = fixtures.generate(g, tmp, 0, timeout, None, budget=timeout)
     return {"status": "unknown" if index["skipped"] else "answered", "fixtures": fixtures.count(index),
             "skipped": len(index["skipped"])}
 

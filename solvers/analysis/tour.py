@@ -9,8 +9,6 @@ is replayed in Python before it is shown (a witness that no longer replays is as
 """
 from __future__ import annotations
 
-import multiprocessing
-import queue
 import time
 
 from zoospec.front.loader import load
@@ -18,25 +16,37 @@ from zoospec.front.loader import load
 from .. import traces
 from . import claims
 from .answer_cache import AnswerCache
-from .questions import TIMEOUT, Question, ask, questions_of
+from .questions import LEAST, TIMEOUT, Question, ask, questions_of
+from .workers import Workers
 
-GRACE = 15.0  # past the budget, running questions get this long to finish before they are stopped
+# a question runs at most its own timeout (or what was left of the budget when it started), plus the
+# time to load its game in a fresh worker, plus a grace: then its process is stopped and replaced,
+# and it is unknown. Validity and coverage have no timeout of their own: CHEAP bounds them.
+LOADING = 15.0
+GRACE = 10.0
+CHEAP = 120.0
 
 
 def plan(games: dict[str, str]) -> list[Question]:
-    """Every game's questions, cheap first, games in the order given."""
-    qs = [q for name, path in games.items() for q in questions_of(name, path)]
-    order = {name: i for i, name in enumerate(games)}
-    return sorted(qs, key=lambda q: (q.cost, order[q.game]))
+    """Every game's questions, cheap first; within one cost the games take turns, so a game with
+    many slow questions does not hold the others back."""
+    out = []
+    for gi, (name, path) in enumerate(games.items()):
+        seen: dict[int, int] = {}
+        for q in questions_of(name, path):
+            turn = seen[q.cost] = seen.get(q.cost, -1) + 1
+            out.append(((q.cost, turn, gi), q))
+    return [q for _, q in sorted(out, key=lambda kq: kq[0])]
 
 
 def run(games: dict[str, str], budget: float, workers: int, cache: AnswerCache | None, on_answer,
-        cap: float | None = None, store: AnswerCache | None = None) -> list[tuple]:
+        cap: float | None = None, store: AnswerCache | None = None, deep: bool = False) -> list[tuple]:
     """[(question, answer)] for every question, in plan order; `on_answer(question, answer)` is
     called as each one is known (answers from the cache carry `"cached": True`). `cache`: where
     answers are looked up (None: ask everything); `store`: where new ones are kept (default
-    `cache`); `cap`: at most this long for any one question. Ctrl-C stops the pool and raises
-    KeyboardInterrupt after the answers so far were handed on."""
+    `cache`); `cap`: at most this long for any one question; `deep`: a remembered unknown is asked
+    again even under the budget it had. Ctrl-C stops the pool and raises KeyboardInterrupt after
+    the answers so far were handed on."""
     store = cache if store is None else store
     qs = plan(games)
     deadline = time.time() + budget
@@ -48,48 +58,58 @@ def run(games: dict[str, str], budget: float, workers: int, cache: AnswerCache |
 
     todo = []
     for q in qs:
-        hit = _usable(cache.get(q), q, budget, cap) if cache else None
+        hit = _usable(cache.get(q), q, budget, cap, deep) if cache else None
         if hit is not None:
             known(q, {**hit, "cached": True})
         else:
             todo.append(q)
     if todo:
-        _ask_all(todo, deadline, cap, workers, store, known)
+        _ask_all(todo, deadline, cap, workers, store, known, budget)
     return [(q, answers[q]) for q in qs]
 
 
-def _ask_all(todo, deadline, cap, workers, cache, known):
-    done: queue.SimpleQueue = queue.SimpleQueue()
-    pool = multiprocessing.get_context("spawn").Pool(processes=max(1, workers))
+def _ask_all(todo, deadline, cap, workers, cache, known, budget):
+    def limit(q):  # when a question's process is stopped: its own time, loading its game, a grace
+        own = TIMEOUT[q.kind] if cap is None else (cap if TIMEOUT[q.kind] is None else min(cap, TIMEOUT[q.kind]))
+        if own is None or q.kind in ("validate", "coverage"):
+            return CHEAP
+        return lambda start: min(own, max(0.0, deadline - start)) + LOADING + GRACE
+
+    def on_result(q, status, value, seconds):
+        if status == "ok":
+            a = value
+        elif status == "error":
+            a = {"status": "error", "error": value, "seconds": round(seconds, 2)}
+        else:
+            a = {"status": "unknown", "why": "stopped", "timeout": round(seconds, 1), "seconds": round(seconds, 2)}
+        a.update(budget=budget, cap=cap)  # the tour's: an unknown is asked again under a bigger one
+        if cache is not None:
+            cache.put(q, a)
+        known(q, a)
+
+    pool = Workers(workers, ask)
     try:
-        for q in todo:
-            pool.apply_async(ask, (q, deadline, cap), callback=lambda a, q=q: done.put((q, a)),
-                             error_callback=lambda e, q=q: done.put((q, {"status": "error", "error": f"{type(e).__name__}: {e}"})))
-        left = set(todo)
-        while left:
-            try:
-                q, a = done.get(timeout=max(0.1, deadline + GRACE - time.time()))
-            except queue.Empty:
-                break
-            left.discard(q)
-            if cache is not None and not (a["status"] == "unknown" and a.get("why") == "budget"):
-                cache.put(q, a)
-            known(q, a)
-        for q in sorted(left, key=todo.index):  # the budget and its grace are spent
-            known(q, {"status": "unknown", "why": "budget", "timeout": 0.0, "seconds": 0.0})
+        always = [q for q in todo if q.kind in ("validate", "coverage")]  # every row of the table exists
+        pool.run([(q, (q, deadline, cap), limit(q)) for q in always], on_result)
+        never = pool.run([(q, (q, deadline, cap), limit(q)) for q in todo if q not in always], on_result,
+                         stop_starting_at=deadline - LEAST)
     finally:
-        pool.terminate()
-        pool.join()
+        pool.close()
+    for q in never:  # the budget was spent before they could start
+        a = {"status": "unknown", "why": "budget", "timeout": 0.0, "seconds": 0.0, "budget": budget, "cap": cap}
+        if cache is not None:
+            cache.put(q, a)
+        known(q, a)
 
 
-def _usable(hit: dict | None, q: Question, budget: float, cap: float | None) -> dict | None:
-    """A remembered answer, if it can stand: an unknown only when it had at least the time it
-    would get now; a counterexample only when its trace still replays."""
+def _usable(hit: dict | None, q: Question, budget: float, cap: float | None, deep: bool) -> dict | None:
+    """A remembered answer, if it can stand: an unknown only when it was asked under a tour budget
+    at least this big and the same `--timeout` (a bigger budget, another timeout or `deep` asks it
+    again); a counterexample only when it still stands in Python."""
     if hit is None:
         return None
     if hit["status"] == "unknown":
-        now = min(t for t in (TIMEOUT[q.kind], budget, cap) if t is not None)
-        return hit if hit.get("timeout", 0.0) >= now else None
+        return None if deep or hit.get("budget", 0.0) < budget or hit.get("cap") != cap else hit
     for t in [hit.get("trace")] + [f.get("trace") for f in hit.get("findings", [])]:
         if t and not _stands(q, t):
             return None

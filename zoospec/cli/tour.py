@@ -27,6 +27,7 @@ def add_parsers(sub):
                    help="at most this long for any one question (default: each kind's own, 30-60 s)")
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes asking questions at once (default: one per core)")
     p.add_argument("--no-cache", action="store_true", help="ask everything again (answers are still remembered)")
+    p.add_argument("--deep", action="store_true", help="ask again what is remembered as unknown (a bigger --budget does too)")
     p.add_argument("--json", action="store_true", help="the table as JSON")
     p.set_defaults(fn=cmd_tour)
     c = sub.add_parser("cache", help="where the tour's answers are remembered; --clear forgets them")
@@ -59,7 +60,7 @@ def cmd_tour(args) -> int:
     interrupted = False
     try:
         tour.run(games, args.budget, args.workers, None if args.no_cache else cache, on_answer,
-                 cap=args.timeout, store=cache)
+                 cap=args.timeout, store=cache, deep=args.deep)
     except KeyboardInterrupt:
         interrupted = True
     rows = [row(name, [(q, a) for q, a in got if q.game == name]) for name in games]
@@ -94,6 +95,8 @@ def summary(a: dict) -> str:
         return f"internal error: {a['error']}"
     if a.get("why") == "budget":
         return "unknown (budget)"
+    if a.get("why") == "stopped":
+        return f"unknown (stopped at {a['seconds']:.0f} s: past its time){tail if a.get('cached') else ''}"
     if "verdict" in a:
         v = a["verdict"]
         if v == "unknown":
