@@ -15,8 +15,8 @@ def test_validate_bundled_specs():
 def test_validate_bad_spec_reports_location_and_exit_2():
     r = run("validate", "spec/bad/unknown-name.yaml")
     assert r.returncode == 2
-    assert r.stdout.strip() == "spec/bad/unknown-name.yaml:10:76: rule bad.r: unknown name 'ocupied' (did you mean 'occupied'?)"
-    assert "Traceback" not in r.stderr
+    assert r.stderr.strip() == "spec/bad/unknown-name.yaml:10:76: rule bad.r: unknown name 'ocupied' (did you mean 'occupied'?)"
+    assert "Traceback" not in r.stderr and r.stdout == ""
 
 
 def test_validate_json():
@@ -108,3 +108,55 @@ def test_a_state_breaking_an_invariant_is_refused_unless_unchecked(tmp_path, cap
     capsys.readouterr()
     assert main(["score", "zooloretto", str(bad), "--unchecked", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["lines"]
+
+
+def test_version_and_outputs_checked_before_the_work(tmp_path, capsys):
+    """--version; an output file that could not be written is refused before the game is played,
+    the packing searched or the deal solved — not after, losing the work."""
+    from zoospec.cli.main import main
+
+    assert main(["--version"]) == 0 and capsys.readouterr().out.startswith("zoospec ")
+    for argv in (["solve", "zoo-ography", "--seed", "1", "--timeout", "0"], ["play", "zooloretto", "--steps", "-5"],
+                 ["tour", "--budget", "-1"], ["pack", "--pieces", "pentominoes", "--board", "3x20", "--all", "0"]):
+        assert main(argv) == 2, argv  # numbers are checked alike by every command
+        assert "must be" in capsys.readouterr().err
+    assert main(["pack", "--pieces", "pentomino", "--board", "3x20"]) == 2
+    assert "bundled sets: dominoes, pentominoes, tetrominoes" in capsys.readouterr().err
+    assert main(["state-schema", "zooloretto"]) == 0 and json.loads(capsys.readouterr().out)["type"] == "object"
+    missing = str(tmp_path / "no-such-folder" / "out.svg")
+    assert main(["play", "zooloretto", "--seed", "1", "--svg", missing]) == 2
+    assert f"--svg {missing}: no folder" in capsys.readouterr().err
+    assert main(["pack", "--pieces", "pentominoes", "--board", "3x20", "--svg", str(tmp_path)]) == 2
+    assert "is a folder, not a file" in capsys.readouterr().err
+    assert main(["solve", "zoo-ography", "--seed", "1", "--plan", missing]) == 2
+    assert "--plan" in capsys.readouterr().err
+
+
+def test_bad_json_inputs_get_a_line_naming_the_file_never_a_traceback(tmp_path, capsys):
+    """One JSON reader for score, play --state and replay (front/jsonfile.py): each kind of bad file
+    is refused with exit 2 and a message that names it."""
+    from zoospec.cli.main import main
+
+    cases = {
+        "missing.json": None,
+        "folder": "DIR",
+        "empty.json": b"",
+        "binary.json": bytes(range(256)),
+        "latin1.json": '{"players": "caf\xe9"}'.encode("latin-1"),
+        "truncated.json": b'{"players": 3, "herd": {',
+        "deep.json": b"[" * 100_000 + b"]" * 100_000,
+        "list.json": b"[1, 2, 3]",
+        "duplicate.json": b'{"players": 3, "players": 4}',
+        "no-source.json": b'{"#meta": {"format": "ITF"}, "states": "lots"}',
+    }
+    for name, content in cases.items():
+        f = tmp_path / name
+        if content == "DIR":
+            f.mkdir()
+        elif content is not None:
+            f.write_bytes(content)
+        for argv in (["score", "zooloretto", str(f)], ["play", "zooloretto", "--state", str(f)], ["replay", str(f)]):
+            code = main(argv)
+            err = capsys.readouterr().err
+            assert code == 2, (name, argv, err)
+            assert str(f) in err and "Traceback" not in err and "internal error" not in err, (name, argv, err)

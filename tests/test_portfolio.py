@@ -65,4 +65,4 @@ def test_solve_workers_on_the_command_line(tmp_path, capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["status"] == "reachable" and out["score"] == 6 and out["record"]["total"] == 6
     assert main(["solve", SPEC, "--deal", str(deal), "--workers", "0"]) == 2
-    assert "--workers must be at least 1" in capsys.readouterr().err
+    assert "argument --workers: must be at least 1, got 0" in capsys.readouterr().err

@@ -114,3 +114,27 @@ def test_a_question_past_its_time_is_stopped_and_its_worker_replaced():
     finally:
         pool.close()
     assert got == [("long", "stopped"), ("short", "ok")] and never == [] and late == ["later"]
+
+
+def test_ctrl_c_prints_the_table_so_far_and_exits_130(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    env = {**os.environ, "ZOOSPEC_CACHE": str(tmp_path / "cache")}
+    p = subprocess.Popen([sys.executable, "-m", "zoospec.cli", "tour", "--games", "zoo-ography", "--budget", "120"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+    seen = []
+    for line in p.stdout:  # the first answers come at once; then the long questions start
+        seen.append(line)
+        if "validate" in line:
+            break
+    time.sleep(1.0)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=30)
+    assert p.returncode == 130
+    assert "interrupted" in err and "Traceback" not in err
+    table = out.splitlines()
+    assert any(ln.startswith("game") for ln in table) and any(ln.startswith("zoo-ography ") for ln in table)

@@ -83,7 +83,7 @@ def _ask_all(todo, deadline, cap, workers, cache, known, budget):
         else:
             a = {"status": "unknown", "why": "stopped", "timeout": round(seconds, 1), "seconds": round(seconds, 2)}
         a.update(budget=budget, cap=cap)  # the tour's: an unknown is asked again under a bigger one
-        if cache is not None:
+        if cache is not None and a["status"] != "error":  # a failure of ours is not remembered
             cache.put(q, a)
         known(q, a)
 

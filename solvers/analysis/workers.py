@@ -8,12 +8,15 @@ question can be cut off.
 from __future__ import annotations
 
 import multiprocessing
+import signal
 import time
 from multiprocessing.connection import wait
 
 
 def _serve(conn, fn):
-    """In the worker: call fn on each task sent, send back its result (or the error it raised)."""
+    """In the worker: call fn on each task sent, send back its result (or the error it raised).
+    Ctrl-C is the parent's to handle: it stops the workers itself."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     while True:
         task = conn.recv()
         if task is None:
@@ -60,17 +63,19 @@ class Workers:
                 break
             for conn in wait([w.conn for w in busy], timeout=0.2):
                 w = next(x for x in busy if x.conn is conn)
+                key = w.key
                 try:
                     status, value = conn.recv()
                 except EOFError:  # the worker died (out of memory, a crash in a solver)
                     status, value = "error", "the worker process died"
                     self._replace(w)
-                on_result(w.key, status, value, time.time() - w.started)
                 w.key = None
+                on_result(key, status, value, time.time() - w.started)
             for w in self.workers:
                 if w.key is not None and time.time() - w.started > w.limit:
-                    on_result(w.key, "stopped", None, time.time() - w.started)
+                    key, seconds = w.key, time.time() - w.started
                     self._replace(w)
+                    on_result(key, "stopped", None, seconds)
         return [key for key, _, _ in todo]
 
     def _replace(self, w):

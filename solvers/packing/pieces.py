@@ -21,6 +21,7 @@ from pathlib import Path
 from zoospec.builtins.polyomino import Shape
 from zoospec.errors import Loc, Problem, SpecError
 from zoospec.front.catalog import SPEC_DIR
+from zoospec.suggest import suggest
 
 from .model import Board, Piece
 
@@ -142,6 +143,10 @@ def pieces_arg(arg: str) -> list[Piece]:
     """--pieces: a file of piece blocks, or the name of a bundled set (spec/packing/NAME.txt)."""
     bundled = SPEC_DIR / "packing" / f"{arg}.txt"
     path = arg if Path(arg).exists() or not NAME.match(arg) else str(bundled)
+    if path == str(bundled) and not bundled.exists():
+        sets = sorted(p.stem for p in (SPEC_DIR / "packing").glob("*.txt"))
+        raise SpecError([Problem(Loc(arg, 0, 0), f"no piece file or bundled piece set '{arg}'{suggest(arg, sets)}; "
+                                                 f"bundled sets: {', '.join(sets)}")])
     parsed = read(path)
     if not parsed.pieces:
         _fail(path, 1, "no 'piece' blocks in the file")

@@ -18,10 +18,11 @@ from zoospec.solvers.symbolic import broken_invariant_instances, py_value, rule_
 
 from .. import ir
 from ..errors import InternalError, SpecError, StateError
+from ..front.jsonfile import read_object
 from ..front.loader import load_named, load_recorded
 from ..runtime.state import merged
 from ..suggest import suggest
-from .options import add_game_choices
+from .options import add_game_choices, at_least, check_writable, positive
 
 
 def _progress(msg: str):
@@ -39,8 +40,8 @@ def read_state(game, path: str, over_start: bool = False, unchecked: bool = Fals
     differs from the spec's start state (objects merge entry by entry). A state that breaks the
     spec's invariants is refused, each broken one named with the state variables it reads,
     unless `unchecked` (to look at a broken state on purpose)."""
+    data = read_object(path, f"a state of {game.title} (zoospec state-schema)")
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
         if over_start:
             players = data.get("players") if isinstance(data, dict) else None
             data = merged(game.state_to_json(game.start_state(players if isinstance(players, int) else None)), data)
@@ -67,7 +68,7 @@ def add_parsers(sub):
     def common(p):
         p.add_argument("game", help="a bundled game name (e.g. new-york-zoo) or a spec file")
         add_game_choices(p)
-        p.add_argument("--timeout", type=float, default=60.0, help="seconds per search (default 60); past it: unknown")
+        p.add_argument("--timeout", type=positive, default=60.0, help="seconds per search (default 60); past it: unknown")
         p.add_argument("--json", action="store_true", help="machine-readable output")
 
     p = sub.add_parser("check", help="a verdict for every claim: holds, fails (with a counterexample) or unknown")
@@ -85,7 +86,7 @@ def add_parsers(sub):
     common(p)
     p.add_argument("--out", required=True, help="directory for the corpus")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--budget", type=float, metavar="SECONDS", help="start no new rule or action after this long (the index lists the skipped)")
+    p.add_argument("--budget", type=positive, metavar="SECONDS", help="start no new rule or action after this long (the index lists the skipped)")
     p.set_defaults(fn=cmd_fixtures)
     p = sub.add_parser("coverage", help="rulebook sentences: formalised, non-normative or uncovered")
     p.add_argument("game")
@@ -101,10 +102,10 @@ def add_parsers(sub):
     p.add_argument("--state", help="the start state, in the game's JSON format (default: the spec's start section)")
     p.add_argument("--over-start", action="store_true", help="the --state file gives only what differs from the spec's start state")
     p.add_argument("--unchecked", action="store_true", help="play from a --state that breaks the spec's invariants (refused by default)")
-    p.add_argument("--players", type=int, help="with the spec's start state: how many play")
+    p.add_argument("--players", type=at_least(1), help="with the spec's start state: how many play")
     add_game_choices(p)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--steps", type=int, default=2000, help="stop after this many moves")
+    p.add_argument("--steps", type=at_least(0), default=2000, help="stop after this many moves")
     p.add_argument("--json", action="store_true", help="the moves, the end and the scores as JSON")
     p.add_argument("--interactive", action="store_true", help="choose each move from the listed legal moves")
     p.add_argument("--trace", metavar="FILE", help="save the game as an ITF trace (zoospec replay re-checks it)")
@@ -258,12 +259,17 @@ def cmd_coverage(args) -> int:
 
 @guarded
 def cmd_replay(args) -> int:
-    data = json.loads(Path(args.trace).read_text(encoding="utf-8"))
-    meta = data.get("#meta", {})
+    data = read_object(args.trace, "an ITF trace or a plan (zoospec play --trace, solve --plan)")
+    meta = data.get("#meta")
+    if not isinstance(meta, dict) or not isinstance(meta.get("source"), str) or not meta["source"]:
+        raise StateError(f"{args.trace}: no #meta.source: the trace does not say which spec it was made with")
     g = load_recorded(meta)
     if meta.get("kind") == "plan":
         return _replay_plan(g, data, args)
-    tr = traces.load_itf(g, data)
+    try:
+        tr = traces.load_itf(g, data)
+    except (TypeError, KeyError, AttributeError, IndexError, ValueError) as e:  # the file's shape, not ours
+        raise StateError(f"{args.trace}: not an ITF trace of {g.title} ({type(e).__name__}: {e})") from None
     checks = traces.replay(tr)
     if args.json:
         print(json.dumps({"trace": args.trace, "steps": [{"index": c.index, "ok": c.ok, "message": c.message} for c in checks]}, indent=2))
@@ -302,6 +308,7 @@ def _replay_plan(g, data, args) -> int:
 @guarded
 def cmd_play(args) -> int:
     g = load_named(args.game, args.reading, args.switches)
+    check_writable(trace=args.trace, svg=args.svg)  # before the game is played, not after
     if args.state and args.players is not None:
         raise StateError("give either --state or --players (the spec's start state for that many players), not both")
     start = read_state(g, args.state, args.over_start, args.unchecked) if args.state else g.start_state(args.players)

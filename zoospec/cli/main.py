@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from importlib import metadata
 from pathlib import Path
 
 from zoospec.solvers import games
@@ -43,9 +44,9 @@ def cmd_validate(args) -> int:
             status = 2
             results.append({"file": str(f), "ok": False, "problems": [
                 {"file": p.loc.file, "line": p.loc.line, "col": p.loc.col, "rule": p.loc.rule, "message": p.message} for p in e.problems]})
-            if not args.json:
+            if not args.json:  # problems on stderr, as every command's errors; the ok lines on stdout
                 for p in e.problems:
-                    print(str(p))
+                    print(str(p), file=sys.stderr)
             continue
         results.append({"file": str(f), "ok": True, "game": g.id, "rules": len(g.rules), "actions": len(g.actions),
                         "readings": len(g.readings), "claims": len(g.claims)})
@@ -58,7 +59,7 @@ def cmd_validate(args) -> int:
 
 def cmd_state_schema(args) -> int:
     try:
-        g = load(args.spec)
+        g = load_named(args.spec)
     except SpecError as e:
         print(str(e), file=sys.stderr)
         return 2
@@ -157,15 +158,23 @@ def cmd_score(args) -> int:
     return 0
 
 
+def _version() -> str:
+    try:
+        return metadata.version("zoospec")
+    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        return "(not installed)"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="zoospec", description="Executable, machine-checked rules for zoo board games.")
+    ap.add_argument("--version", action="version", version=f"zoospec {_version()}")
     sub = ap.add_subparsers(dest="cmd")
     v = sub.add_parser("validate", help="check game spec files (schema, names, types) and summarise each")
     v.add_argument("paths", nargs="+", help="spec files or folders of them")
     v.add_argument("--json", action="store_true", help="machine-readable output")
     v.set_defaults(fn=cmd_validate)
     s = sub.add_parser("state-schema", help="print the JSON Schema of a spec's state")
-    s.add_argument("spec")
+    s.add_argument("spec", help="a bundled game name (e.g. zooloretto) or a spec file")
     s.set_defaults(fn=cmd_state_schema)
     r = sub.add_parser("rules", help="list a game's rules, actions and readings with their citations")
     r.add_argument("game")
@@ -191,7 +200,10 @@ def main(argv: list[str] | None = None) -> int:
             p = sub.add_parser(name, help=help_)
             add_arguments(p)
             p.set_defaults(fn=cli_analysis.guarded(run))
-    args = ap.parse_args(argv)
+    try:
+        args = ap.parse_args(argv)
+    except SystemExit as e:  # --help, --version, or a bad argument (argparse has said which): a code, not an exit
+        return e.code if isinstance(e.code, int) else 2
     if not getattr(args, "fn", None):
         args = ap.parse_args(["tour"])  # the main job: every bundled game, every analysis
     try:

@@ -1,5 +1,11 @@
-"""Options several commands share, declared once."""
+"""Options several commands share, declared once, and the checks on what they name."""
 from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+from ..errors import StateError
 
 
 def add_game_choices(p):
@@ -8,3 +14,43 @@ def add_game_choices(p):
     p.add_argument("--reading", action="append", metavar="ID=CHOICE", help="choose a reading (repeatable)")
     p.add_argument("--with", dest="switches", action="append", metavar="SWITCH,...",
                    help="turn on variants or expansions (the spec's switches)")
+
+
+def check_writable(**paths):
+    """Refuse, before any work is done, an output file that could not be written afterwards: its
+    folder missing or not writable, or the path a folder (`--svg=...` names the option)."""
+    for option, path in paths.items():
+        if path is None:
+            continue
+        p = Path(path)
+        folder = p.parent if str(p.parent) else Path(".")
+        if p.is_dir():
+            raise StateError(f"--{option.replace('_', '-')} {path}: is a folder, not a file")
+        if not folder.is_dir():
+            raise StateError(f"--{option.replace('_', '-')} {path}: no folder {folder}")
+        if not os.access(folder, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
+            raise StateError(f"--{option.replace('_', '-')} {path}: cannot be written here")
+
+
+def positive(text: str) -> float:
+    """An argparse type: seconds (or any amount) above zero — every command checks numbers alike."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be positive, got {text}")
+    return value
+
+
+def at_least(lowest: int):
+    """An argparse type: a whole number no smaller than `lowest`."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if value < lowest:
+            raise argparse.ArgumentTypeError(f"must be at least {lowest}, got {value}")
+        return value
+    return parse

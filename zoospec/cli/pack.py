@@ -14,9 +14,10 @@ from zoospec.solvers.packing import draw as pack_draw, game as pack_game, pieces
 from zoospec.solvers.packing.solve import PackingError, solve
 from zoospec.solvers.results import Count, Sat, Unknown, Unsat
 
-from ..errors import SpecError
+from ..errors import SpecError, StateError
 from ..front.catalog import game_path
 from ..front.loader import load
+from .options import at_least, check_writable, positive
 
 
 def add_parser(sub):
@@ -31,7 +32,7 @@ def add_parser(sub):
     what = p.add_mutually_exclusive_group()
     what.add_argument("--one", action="store_true", help="find one packing or prove there is none (default)")
     what.add_argument("--count", action="store_true", help="count every packing exactly")
-    what.add_argument("--all", type=int, metavar="N", help="list up to N packings")
+    what.add_argument("--all", type=at_least(1), metavar="N", help="list up to N packings")
     cover = p.add_mutually_exclusive_group()
     cover.add_argument("--exact-cover", action="store_true", help="every board cell covered (default)")
     cover.add_argument("--allow-gaps", action="store_true", help="cells may stay empty: maximise the covered area")
@@ -40,7 +41,7 @@ def add_parser(sub):
     p.add_argument("--up-to-symmetry", action="store_true", help="count or list packings up to the board's symmetries")
     p.add_argument("--constraints", help="a YAML file of side constraints in the rule language (uses Z3)")
     p.add_argument("--engine", choices=["auto", "dlx", "z3"], default="auto", help="auto: exact cover unless side constraints")
-    p.add_argument("--timeout", type=float, help="seconds; past it the answer is 'unknown'")
+    p.add_argument("--timeout", type=positive, help="seconds; past it the answer is 'unknown'")
     p.add_argument("--svg", help="write the (first) packing as SVG to this file")
     p.add_argument("--color", action="store_true", help="colour the terminal drawing")
     p.add_argument("--json", action="store_true", help="machine-readable output")
@@ -69,10 +70,7 @@ def cmd_pack(args) -> int:
     try:
         board, pieces = _inputs(args)
         mode = "count" if args.count else "all" if args.all is not None else "one"
-        if args.all is not None and args.all < 1:
-            raise PackingError("--all needs N >= 1")
-        if args.timeout is not None and args.timeout <= 0:
-            raise PackingError("--timeout must be positive")
+        check_writable(svg=args.svg)  # before the search, not after it
         started = time.monotonic()
         res = solve(board, pieces, mode=mode, limit=args.all or 10, exact=not args.allow_gaps, use_all=args.use_all,
                     mirror=not args.no_mirror, up_to_symmetry=args.up_to_symmetry, constraints=args.constraints,
@@ -80,7 +78,7 @@ def cmd_pack(args) -> int:
     except SpecError as e:
         print(str(e), file=sys.stderr)
         return 2
-    except PackingError as e:
+    except (PackingError, StateError) as e:
         print(f"zoospec pack: {e}", file=sys.stderr)
         return 2
     if sys.stderr.isatty() and not args.json and time.monotonic() - started >= 1.0:

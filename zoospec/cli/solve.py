@@ -13,7 +13,7 @@ from ..errors import StateError
 from ..front.catalog import game_path, readings_arg, switches_arg
 from ..front.loader import load_named
 from .analysis import guarded
-from .options import add_game_choices
+from .options import add_game_choices, at_least, check_writable, positive
 
 
 def add_parser(sub):
@@ -32,8 +32,8 @@ def add_parser(sub):
     p.add_argument("--best", action="store_true", help="the highest score reachable, with its plan, when the target is not")
     _how_asked(p, "ask the whole record one proposed layout at a time (the puzzle's layout_first section; ADR 0016); "
                   "the default when the puzzle names a layout and --given fixes none of it")
-    p.add_argument("--timeout", type=float, default=600.0, help="seconds in all (default 600); past it: unknown")
-    p.add_argument("--workers", type=int, default=1,
+    p.add_argument("--timeout", type=positive, default=600.0, help="seconds in all (default 600); past it: unknown")
+    p.add_argument("--workers", type=at_least(1), default=1,
                    help="ask the same question in N processes at once, each on its own Z3 random seed; the first "
                         "decisive answer wins (solvers/puzzle/portfolio.py; default 1)")
     add_game_choices(p)
@@ -45,10 +45,10 @@ def add_parser(sub):
     w.add_argument("game", help="a bundled game name (e.g. zoo-ography) or a spec file")
     w.add_argument("--deals", required=True, metavar="SEEDS", help="the seeds to deal, e.g. 1-1000 or 3,5,9-12")
     w.add_argument("--out", required=True, metavar="FILE", help="results, one JSON line per deal (appended; seeds already there are skipped)")
-    w.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+    w.add_argument("--workers", type=at_least(1), default=os.cpu_count() or 1,
                    help="local worker processes (default: one per core; Z3 runs one thread per process)")
     w.add_argument("--scheduler", metavar="ADDRESS", help="a Dask scheduler, e.g. tcp://host:8786 (pip install 'zoospec[dask]')")
-    w.add_argument("--timeout", type=float, default=600.0, help="seconds per deal (default 600); past it: unknown")
+    w.add_argument("--timeout", type=positive, default=600.0, help="seconds per deal (default 600); past it: unknown")
     w.add_argument("--target", type=int, help="the score to reach (default: the puzzle's target)")
     w.add_argument("--best", action="store_true", help="the best score of each deal, not only whether the target is reached")
     _deal_arguments(w)
@@ -75,9 +75,8 @@ def _how_asked(p, layout_help):
 
 @guarded
 def cmd_solve(args) -> int:
-    if args.workers < 1:
-        raise StateError("--workers must be at least 1")
     g = load_named(args.game, args.reading, args.switches)
+    check_writable(plan=args.plan, svg=args.svg)  # before the search, not after a certified answer
     if args.deal is not None:
         deal = puzzle.read_deal(g, args.deal)
     else:
@@ -144,8 +143,6 @@ def _print(g, v, plan):
 def cmd_sweep(args) -> int:
     g = load_named(args.game, args.reading, args.switches)  # a bad spec or reading fails here, not in every worker
     seeds = deals.parse_range(args.deals)
-    if args.workers < 1:
-        raise StateError("--workers must be at least 1")
     layout_first = puzzle.asks_layout_first(g, None, args.layout_first)  # refused here, once, not by every worker
     summary = sweep.run(str(game_path(args.game)), seeds, args.out, workers=args.workers, scheduler=args.scheduler,
                         timeout=args.timeout, target=args.target, best=args.best, deal_options=deal_options(g, args), layout_first=layout_first,

@@ -11,9 +11,9 @@ import time
 from zoospec.solvers.analysis import tour
 from zoospec.solvers.analysis.answer_cache import AnswerCache, cache_dir
 
-from ..errors import StateError
 from ..front.catalog import bundled, game_path
 from .analysis import guarded
+from .options import at_least, positive
 
 DEFAULT_BUDGET = 240.0  # with loading and the table, the whole tour inside five minutes
 
@@ -21,11 +21,11 @@ DEFAULT_BUDGET = 240.0  # with loading and the table, the whole tour inside five
 def add_parsers(sub):
     p = sub.add_parser("tour", help="every bundled game: validate, check, ambiguities, fixtures, coverage — within a budget")
     p.add_argument("--games", nargs="*", help="only these games: bundled names or spec files")
-    p.add_argument("--budget", type=float, default=DEFAULT_BUDGET, metavar="SECONDS",
+    p.add_argument("--budget", type=positive, default=DEFAULT_BUDGET, metavar="SECONDS",
                    help=f"the whole tour's time (default {DEFAULT_BUDGET:.0f}); a question not answered in it is unknown (budget)")
-    p.add_argument("--timeout", type=float, metavar="SECONDS",
+    p.add_argument("--timeout", type=positive, metavar="SECONDS",
                    help="at most this long for any one question (default: each kind's own, 30-60 s)")
-    p.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes asking questions at once (default: one per core)")
+    p.add_argument("--workers", type=at_least(1), default=os.cpu_count() or 1, help="processes asking questions at once (default: one per core)")
     p.add_argument("--no-cache", action="store_true", help="ask everything again (answers are still remembered)")
     p.add_argument("--deep", action="store_true", help="ask again what is remembered as unknown (a bigger --budget does too)")
     p.add_argument("--json", action="store_true", help="the table as JSON")
@@ -37,11 +37,6 @@ def add_parsers(sub):
 
 @guarded
 def cmd_tour(args) -> int:
-    for name, value in (("--budget", args.budget), ("--timeout", args.timeout)):
-        if value is not None and value <= 0:
-            raise StateError(f"{name} must be positive")
-    if args.workers < 1:
-        raise StateError("--workers must be at least 1")
     games = {name: str(path) for name, path in bundled().items()}
     if args.games:  # bundled names or spec files, in the order given
         games = {name: str(game_path(name)) for name in args.games}
