@@ -138,3 +138,17 @@ def test_ctrl_c_prints_the_table_so_far_and_exits_130(tmp_path):
     assert "interrupted" in err and "Traceback" not in err
     table = out.splitlines()
     assert any(ln.startswith("game") for ln in table) and any(ln.startswith("zoo-ography ") for ln in table)
+
+
+def test_specs_of_one_rulebook_have_their_coverage_counted_together(tmp_path, capsys, cache):
+    """The tour's coverage of a rulebook two specs formalise (Zoo-ography's record and draft)."""
+    from test_coverage import BOOK, SPEC
+
+    (tmp_path / "book.txt").write_text(BOOK)
+    (tmp_path / "a.yaml").write_text(SPEC.format(id="aa", n=1, extra=""))
+    (tmp_path / "b.yaml").write_text(SPEC.format(id="bb", n=2, extra=""))
+    games = [str(tmp_path / "a.yaml"), str(tmp_path / "b.yaml")]
+    assert main(["tour", "--games", *games, "--budget", "60", "--json"]) == 0
+    rows = {r["game"]: r for r in json.loads(capsys.readouterr().out)["games"]}
+    a = rows[games[0]]["coverage"]
+    assert (a["percent"], a["alone"], a["with"]) == (66.7, 33.3, ["bb"])

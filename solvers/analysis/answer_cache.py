@@ -58,7 +58,10 @@ class AnswerCache:
         return self._spec_hashes[path]
 
     def key(self, q) -> str:
-        text = json.dumps([VERSION, code_hash(), self._spec_hash(q.path), q.kind, q.item])
+        """Of the spec's bytes — and, for a coverage counted with other specs (their paths in
+        `item`), theirs too — the question and zoospec's source."""
+        specs = [q.path] + ([p for p in q.item.split(os.pathsep) if p] if q.kind == "coverage" else [])
+        text = json.dumps([VERSION, code_hash(), [self._spec_hash(p) for p in specs], q.kind, q.item])
         return hashlib.sha256(text.encode()).hexdigest()[:32]
 
     def get(self, q) -> dict | None:

@@ -63,13 +63,25 @@ def _cites(game):
         yield c.id, c.cite
 
 
-def report(game, rulebook_path: str | Path) -> Report:
+def report(games, rulebook_path: str | Path) -> Report:
+    """The coverage of one rulebook by one spec, or by several that formalise it together (a
+    solo record and a multiplayer draft): a sentence is covered when any of them cites it and
+    non-normative when any judges it so; `by` names each spec's rules (the spec id first when
+    there are several)."""
+    games = list(games) if isinstance(games, (list, tuple)) else [games]
     book = rulebook.load(rulebook_path)
     name = Path(rulebook_path).name
     lines = {s.key: Line(s, "uncovered") for s in book.sentences}
     sections = set(book.sections())
     dangling = []
+    for game in games:
+        _cover(game, lines, sections, book, name, dangling, prefix=f"{game.id}: " if len(games) > 1 else "")
+    return Report("+".join(g.id for g in games), name, list(lines.values()), dangling)
+
+
+def _cover(game, lines, sections, book, name, dangling, prefix):
     for who, c in _cites(game):
+        who = prefix + who
         if c is None or Path(c.file).name != name:
             continue
         if c.section not in sections:
@@ -88,10 +100,9 @@ def report(game, rulebook_path: str | Path) -> Report:
         for n in nums:
             ln = lines.get((entry["section"], n))
             if ln is None:
-                dangling.append(f"coverage.non_normative: no sentence {n} in section '{entry['section']}'")
+                dangling.append(f"{prefix}coverage.non_normative: no sentence {n} in section '{entry['section']}'")
             elif ln.status == "uncovered":
-                ln.status, ln.why = "non-normative", entry["why"]
-    return Report(game.id, name, list(lines.values()), dangling)
+                ln.status, ln.why = "non-normative", prefix + entry["why"]
 
 
 def find_rulebook(game, given: str | None = None) -> Path | None:

@@ -4,6 +4,7 @@ dead ends, its fixtures. An answer is plain JSON, so it can cross processes and 
 """
 from __future__ import annotations
 
+import os
 import tempfile
 import time
 from dataclasses import dataclass
@@ -32,12 +33,12 @@ class Question:
     game: str          # as named in the table: a bundled name or a spec file
     path: str          # the spec file
     kind: str          # validate | coverage | claim | reading | gaps | dead-ends | fixtures
-    item: str = ""     # the claim or reading id
+    item: str = ""     # the claim or reading id; for coverage, the other specs of its rulebook
     cost: int = 0      # asked in this order
 
     @property
     def name(self) -> str:
-        return f"{self.kind} {self.item}".strip()
+        return f"{self.kind} {self.item}" if self.kind in ("claim", "reading") else self.kind
 
 
 def questions_of(game: str, path: str) -> list[Question]:
@@ -94,13 +95,26 @@ def _validate(g, _, __):
     return {"rules": len(g.rules), "actions": len(g.actions), "readings": len(g.readings), "claims": len(g.claims)}
 
 
-def _coverage(g, _, __):
+def _coverage(g, siblings, __):
+    """Of the game's rulebook by the game and by `siblings` (the other specs of the tour that
+    formalise the same rulebook, paths joined by os.pathsep) together, and by the game alone."""
     book = coverage.find_rulebook(g)
     if book is None:
         return {"rulebook": None}
-    rep = coverage.report(g, book)
+    others = [_game(p) for p in siblings.split(os.pathsep) if p]
+    rep, alone = coverage.report([g, *others], book), coverage.report(g, book)
     return {"rulebook": str(book), "percent": round(rep.percent, 1), "uncovered": len(rep.uncovered),
-            "dangling": len(rep.dangling)}
+            "dangling": len(rep.dangling), "with": [o.id for o in others], "alone": round(alone.percent, 1)}
+
+
+def rulebook_of(path: str) -> str | None:
+    """The rulebook a spec file names, read off its YAML (None if it cannot be read)."""
+    try:
+        data = load_file(path).data
+    except SpecError:
+        return None
+    game = data.get("game") if isinstance(data, dict) else None
+    return game.get("rulebook") if isinstance(game, dict) and isinstance(game.get("rulebook"), str) else None
 
 
 def _claim(g, cid, timeout):

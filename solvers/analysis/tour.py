@@ -9,6 +9,7 @@ is replayed in Python before it is shown (a witness that no longer replays is as
 """
 from __future__ import annotations
 
+import os
 import time
 
 from zoospec.front.loader import load
@@ -16,7 +17,7 @@ from zoospec.front.loader import load
 from .. import traces
 from . import claims
 from .answer_cache import AnswerCache
-from .questions import LEAST, TIMEOUT, Question, ask, questions_of
+from .questions import LEAST, TIMEOUT, Question, ask, questions_of, rulebook_of
 from .workers import Workers
 
 # a question runs at most its own timeout (or what was left of the budget when it started), plus the
@@ -29,11 +30,16 @@ CHEAP = 120.0
 
 def plan(games: dict[str, str]) -> list[Question]:
     """Every game's questions, cheap first; within one cost the games take turns, so a game with
-    many slow questions does not hold the others back."""
+    many slow questions does not hold the others back. Games that formalise one rulebook together
+    have their coverage counted together (the coverage question names the others)."""
+    books = {path: rulebook_of(path) for path in games.values()}
     out = []
     for gi, (name, path) in enumerate(games.items()):
         seen: dict[int, int] = {}
         for q in questions_of(name, path):
+            if q.kind == "coverage":
+                siblings = [p for p in games.values() if p != path and books[p] is not None and books[p] == books[path]]
+                q = Question(q.game, q.path, q.kind, os.pathsep.join(siblings), q.cost)
             turn = seen[q.cost] = seen.get(q.cost, -1) + 1
             out.append(((q.cost, turn, gi), q))
     return [q for _, q in sorted(out, key=lambda kq: kq[0])]

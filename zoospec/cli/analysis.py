@@ -89,7 +89,7 @@ def add_parsers(sub):
     p.add_argument("--budget", type=positive, metavar="SECONDS", help="start no new rule or action after this long (the index lists the skipped)")
     p.set_defaults(fn=cmd_fixtures)
     p = sub.add_parser("coverage", help="rulebook sentences: formalised, non-normative or uncovered")
-    p.add_argument("game")
+    p.add_argument("game", nargs="+", help="one spec, or several that formalise one rulebook together (e.g. zoo-ography zoo-ography-draft): a sentence counts as covered when any of them cites it")
     p.add_argument("--rulebook", help="the rulebook text (default: found beside the project)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(fn=cmd_coverage)
@@ -233,12 +233,15 @@ def cmd_fixtures(args) -> int:
 
 @guarded
 def cmd_coverage(args) -> int:
-    g = load_named(args.game)
+    games = [load_named(name) for name in args.game]
+    g = games[0]
+    if any(other.rulebook != g.rulebook for other in games):
+        raise StateError("these specs formalise different rulebooks: " + ", ".join(f"{x.id} ({x.rulebook})" for x in games))
     path = coverage.find_rulebook(g, args.rulebook)
     if path is None:
         print(f"zoospec coverage: rulebook {g.rulebook} not found; give --rulebook FILE", file=sys.stderr)
         return 2
-    rep = coverage.report(g, path)
+    rep = coverage.report(games, path)
     if args.json:
         print(json.dumps(rep.to_json(), indent=2))
     else:

@@ -105,8 +105,10 @@ def summary(a: dict) -> str:
     if "fixtures" in a:
         return f"{a['fixtures']} fixtures" + (f" ({a['skipped']} subjects skipped: budget)" if a["skipped"] else "") + tail
     if "rulebook" in a:
-        return ("rulebook not found" if a["rulebook"] is None else
-                f"{a['percent']}% of normative sentences ({a['uncovered']} uncovered)") + tail
+        if a["rulebook"] is None:
+            return "rulebook not found" + tail
+        together = f" with {', '.join(a['with'])} ({a['alone']}% alone)" if a.get("with") else ""
+        return f"{a['percent']}% of normative sentences{together} ({a['uncovered']} uncovered)" + tail
     return f"valid: {a['rules']} rules, {a['actions']} actions, {a['readings']} readings, {a['claims']} claims{tail}"
 
 
@@ -138,7 +140,8 @@ def row(game: str, answers: list[tuple]) -> dict:
         elif q.kind == "fixtures" and "fixtures" in a:
             out["fixtures"], out["fixtures_skipped"] = a["fixtures"], a["skipped"]
         elif q.kind == "coverage" and a.get("rulebook"):
-            out["coverage"] = {"percent": a["percent"], "uncovered": a["uncovered"], "dangling": a["dangling"]}
+            out["coverage"] = {"percent": a["percent"], "uncovered": a["uncovered"], "dangling": a["dangling"],
+                               "with": a.get("with", []), "alone": a.get("alone", a["percent"])}
     return out
 
 
@@ -160,7 +163,8 @@ def table(rows) -> str:
                     f"{f['readings-differ']}/{f['readings-agree']}" + (f" ({len(reading_qs)} unknown (budget))" if reading_qs else ""),
                     cell(str(f["gap"]), {"gaps"}), cell(str(f["dead-end"] + f["dead-action"]), {"dead-ends"}),
                     cell("?" if r["fixtures"] is None else str(r["fixtures"]) + (f" ({r['fixtures_skipped']} skipped)" if r["fixtures_skipped"] else ""), {"fixtures"}),
-                    cell("n/a" if r["coverage"] is None else f"{r['coverage']['percent']}%", {"coverage"}),
+                    cell("n/a" if r["coverage"] is None else f"{r['coverage']['percent']}%"
+                         + (f" (with {'+'.join(r['coverage']['with'])})" if r["coverage"]["with"] else ""), {"coverage"}),
                     str(r["seconds"])])
     widths = [max(len(row[i]) for row in out) for i in range(len(head))]
     return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in out)
