@@ -45,12 +45,13 @@ def test_a_seeded_game_is_played_to_its_end_and_drawn(capsys):
     assert code == 0
     moves = [m["action"] for m in game["moves"]]
     assert moves == ["pp.deal"] * 4 + ["pp.place"] * 4  # chance deals the deck, then every card is placed
-    assert game["ended_by"] == "an end rule holds"
+    assert game["ended_by"] == "an end rule holds" and game["end_rules"] == ["pp.end"]
     g = load(SPEC)
     assert game["scores"] == [{"rule": "pp.score.total", "args": {}, "points": 0}]
     assert g.rules["pp.score.total"].holds(g.state_from_json(game["final"])) == 0
     code, out = run(capsys, "play", SPEC, "--seed", "3")
     assert "Placed 4 of 4 cards" in out and "Pens:" in out  # the spec's own picture
+    assert "pp.end: The game ends when all four cards are placed." in out  # why it ended, in the spec's words
 
 
 def test_check_proves_the_ceiling_and_shows_a_zoo_that_reaches_it(capsys):

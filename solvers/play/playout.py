@@ -10,7 +10,7 @@ import random
 from dataclasses import dataclass, field
 
 from ..moves import legal_moves
-from ..symbolic import param_values, py_ended, py_value
+from ..symbolic import param_values, py_ended, py_value, rule_instances
 from ..traces import Trace
 
 
@@ -19,6 +19,7 @@ class PlayResult:
     trace: Trace
     ended_by: str
     moves_considered: list[int] = field(default_factory=list)
+    end_rules: list[str] = field(default_factory=list)  # the end rules that hold at the end (ids)
 
 
 def play(game, start: dict, seed: int = 0, max_steps: int = 200, choose=None, on_step=None) -> PlayResult:
@@ -46,8 +47,9 @@ def play(game, start: dict, seed: int = 0, max_steps: int = 200, choose=None, on
         states.append(nxt)
         if on_step:
             on_step(len(steps), st, nxt)
+    holding = [r.id for r, a in rule_instances(game, "end") if py_value(game, r.body, states[-1], a) is True]
     return PlayResult(Trace(game, states, steps, {}, {"finding": f"a game played with seed {seed}", "ended_by": ended}),
-                 ended, considered)
+                      ended, considered, list(dict.fromkeys(holding)))
 
 
 def final_scores(game, state) -> list[dict]:

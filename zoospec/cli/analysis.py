@@ -351,9 +351,13 @@ def cmd_play(args) -> int:
     if args.json:
         print(json.dumps({"game": g.id, "readings": g.chosen, "seed": args.seed, "ended_by": result.ended_by,
                           "moves": [{"action": st.action, "args": traces.plain(st.args)} for st in result.trace.steps],
-                          "scores": scores, "final": g.state_to_json(final)}, indent=2))
+                          "end_rules": result.end_rules, "scores": scores, "final": g.state_to_json(final)}, indent=2))
         return 0
     print(f"\nended after {len(result.trace.steps)} moves: {result.ended_by}")
+    for rid in result.end_rules:  # why, in the spec's words
+        print(f"  {rid}: {g.rules[rid].says}")
+    for rid in dict.fromkeys(r["rule"] for r in scores if r["args"]):  # what a per-player number means
+        print(f"  {rid}: {g.rules[rid].says}")
     for row in scores:
         who = ", ".join(f"{k}={v}" for k, v in row["args"].items())
         print(f"  {row['rule']}({who}) = {row['points']}" + ("" if who else f"  — {g.rules[row['rule']].says}"))
@@ -362,5 +366,5 @@ def cmd_play(args) -> int:
         if points:
             best = [", ".join(f"{k}={v}" for k, v in r["args"].items()) for r in scores
                     if r["rule"] == rid and r["points"] == max(points)]
-            print(f"  highest: {' and '.join(best)} with {max(points)}")
+            print(f"  highest: {' and '.join(best)} with {max(points)}" + (" — a tie" if len(best) > 1 else " — the winner"))
     return 0
