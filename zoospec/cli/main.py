@@ -16,7 +16,7 @@ from zoospec.solvers.symbolic import param_values, py_value
 from ..errors import SpecError, Undefined
 from ..front.loader import load, load_named
 from ..suggest import suggest
-from . import analysis as cli_analysis, pack as cli_pack, solve as cli_solve, tour as cli_tour
+from . import analysis as cli_analysis, conform as cli_conform, pack as cli_pack, solve as cli_solve, tour as cli_tour
 from .options import add_game_choices
 
 
@@ -195,6 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     cli_analysis.add_parsers(sub)
     cli_solve.add_parser(sub)
     cli_tour.add_parsers(sub)
+    cli_conform.add_parser(sub)
     for game in games.all_games():  # commands of one game's own (solvers/games/)
         for name, help_, add_arguments, run in game.commands() if hasattr(game, "commands") else []:
             p = sub.add_parser(name, help=help_)

@@ -1,0 +1,76 @@
+"""Someone else's Pen Pals (tests/games/pen-pals.txt), written from the rulebook without zoospec,
+speaking zoospec's conformance protocol (docs/conformance.md) — the implementation
+tests/test_conformance.py drives. Flags plant what other implementations get wrong or read
+otherwise:
+  --no-otter-penalty   a lonely otter costs nothing (a bug)
+  --deal-twice         a card may be dealt twice (a bug)
+  --diagonal-company   an otter diagonally next to an animal has company (the other reading)
+"""
+import json
+import sys
+
+FLAGS = set(sys.argv[1:])
+KIND = {c: c[:-1] for c in ("lion1", "lion2", "zebra1", "zebra2", "panda1", "panda2", "otter1", "otter2")}
+
+
+def cell(text):
+    r, c = text.split(",")
+    return int(r), int(c)
+
+
+def placed(st):
+    return [(KIND[st["deck"][str(i)]], cell(st["spot"][str(i)])) for i in range(1, st["now"] + 1)]
+
+
+def next_to(a, b, diagonal):
+    dr, dc = abs(a[0] - b[0]), abs(a[1] - b[1])
+    return dr + dc == 1 or (diagonal and dr == 1 and dc == 1)
+
+
+def score(st):
+    cards = placed(st)
+    pairs = sum(1 for i in range(len(cards)) for j in range(i + 1, len(cards))
+                if cards[i][0] == cards[j][0] and next_to(cards[i][1], cards[j][1], False))
+    pandas = sum(1 for k, (r, _) in cards if k == "panda" and r == 0)
+    lonely = sum(1 for i, (k, p) in enumerate(cards) if k == "otter"
+                 and not any(next_to(p, q, "--diagonal-company" in FLAGS) for j, (_, q) in enumerate(cards) if j != i))
+    return 2 * pairs + pandas - (0 if "--no-otter-penalty" in FLAGS else lonely)
+
+
+def legal(st, action, args):
+    if action == "pp.deal":
+        dealt = [st["deck"][str(i)] for i in range(1, st["dealt"] + 1)]
+        return st["dealt"] < 4 and ("--deal-twice" in FLAGS or args["c"] not in dealt)
+    if action == "pp.place":
+        taken = {st["spot"][str(i)] for i in range(1, st["now"] + 1)}
+        return st["dealt"] == 4 and st["now"] < 4 and args["p"] not in taken
+    return False
+
+
+def apply(st, action, args):
+    st = json.loads(json.dumps(st))
+    if action == "pp.deal":
+        st["dealt"] += 1
+        st["deck"][str(st["dealt"])] = args["c"]
+    else:
+        st["now"] += 1
+        st["spot"][str(st["now"])] = args["p"]
+    return st
+
+
+for line in sys.stdin:
+    req = json.loads(line)
+    op = req["op"]
+    if op == "hello":
+        out = {"protocol": 1, "name": "pen-pals-adapter " + " ".join(sorted(FLAGS)), "ops": ["legal", "apply", "score", "end"]}
+    elif op == "legal":
+        out = {"legal": legal(req["state"], req["action"], req["args"])}
+    elif op == "apply":
+        out = {"state": apply(req["state"], req["action"], req["args"])}
+    elif op == "score":
+        out = {"points": score(req["state"])}
+    elif op == "end":
+        out = {"over": req["state"]["now"] == 4}
+    else:
+        out = {"error": f"unknown op {op}"}
+    print(json.dumps({"id": req.get("id"), **out}), flush=True)

@@ -1,0 +1,56 @@
+"""`zoospec conform GAME --adapter CMD` — another implementation compared with the spec, every
+disagreement named a reading or a bug with the rules that decide it (solvers/analysis/conform.py)."""
+from __future__ import annotations
+
+import json
+import sys
+
+from zoospec.solvers.analysis import conform
+
+from ..front.loader import load_named
+from .analysis import guarded
+from .options import add_game_choices, at_least, positive
+
+
+def add_parser(sub):
+    p = sub.add_parser("conform", help="test another implementation against the spec through a JSON adapter; name each disagreement")
+    p.add_argument("game", help="a bundled game name or a spec file")
+    p.add_argument("--adapter", required=True, metavar="CMD", help="the command that starts the implementation's adapter (docs/conformance.md)")
+    p.add_argument("--games", type=at_least(1), default=3, help="seeded games whose every state is asked about (default 3)")
+    p.add_argument("--seed", type=int, default=0, help="the first game's seed (default 0)")
+    p.add_argument("--steps", type=at_least(1), default=200, help="at most this many moves per game (default 200)")
+    p.add_argument("--timeout", type=positive, default=30.0, help="seconds the adapter has for one answer (default 30)")
+    add_game_choices(p)
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(fn=cmd_conform)
+
+
+@guarded
+def cmd_conform(args) -> int:
+    g = load_named(args.game, args.reading, args.switches)
+    adapter = conform.Adapter(args.adapter, args.timeout)
+    try:
+        progress = None if args.json or not sys.stderr.isatty() else (
+            lambda m: print(f"  … {m}".ljust(70)[:70], end="\r", file=sys.stderr, flush=True))
+        rep = conform.conform(g, adapter, games=args.games, seed=args.seed, max_steps=args.steps, progress=progress)
+    finally:
+        adapter.close()
+    if args.json:
+        print(json.dumps({"game": rep.game, "implementation": rep.implementation, "asked": rep.asked,
+                          "unsupported": rep.unsupported,
+                          "groups": [{"kind": k, "why": w, "count": n} for (k, w), n in rep.summary().items()],
+                          "disagreements": [d.__dict__ for d in rep.disagreements]}, indent=2))
+    else:
+        asked = ", ".join(f"{n} {op}" for op, n in rep.asked.items())
+        print(f"{rep.implementation} against {g.title}: asked {asked}"
+              + (f"; it does not answer {', '.join(rep.unsupported)}" if rep.unsupported else ""))
+        if not rep.disagreements:
+            print("every answer agrees with the spec")
+        for (kind, why), n in rep.summary().items():
+            first = next(d for d in rep.disagreements if (d.kind, d.why) == (kind, why))
+            head = f"follows the reading {why}" if kind == "reading" else f"disagrees with {why}"
+            print(f"\n{n} answer(s): {head}")
+            print(f"  e.g. {first.op} {first.subject} {json.dumps(first.args)}: the spec says {json.dumps(first.spec)}, "
+                  f"the implementation {json.dumps(first.other)}")
+            print(f"  on the state {json.dumps(first.state)}")
+    return 1 if rep.disagreements else 0
