@@ -13,7 +13,7 @@ from zoospec.solvers.analysis.answer_cache import AnswerCache
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = [str(ROOT / "tests" / "games" / "pen-pals.yaml"), str(ROOT / "tests" / "specs" / "layers.yaml")]
-QUESTIONS = 14  # pen-pals: validate, coverage, 2 claims, gaps, dead ends, fixtures; layers: the same with 1 claim and 1 reading
+QUESTIONS = 15  # each: validate, coverage, its claims (2 and 1), its reading, gaps, dead ends, fixtures
 
 
 @pytest.fixture
@@ -23,9 +23,9 @@ def cache(tmp_path, monkeypatch):
 
 
 def tour(capsys, *extra) -> tuple[int, list[str], dict]:
-    code = main(["tour", "--games", *GAMES, "--budget", "120", "--workers", "2", *extra])
+    code = main(["tour", "--games", *GAMES, "--budget", "120", "--workers", "2", "--no-report", *extra])
     lines = capsys.readouterr().out.splitlines()
-    main(["tour", "--games", *GAMES, "--budget", "120", "--json", *extra])  # the same answers, remembered, as JSON
+    main(["tour", "--games", *GAMES, "--budget", "120", "--json", "--no-report", *extra])  # the same answers, remembered, as JSON
     return code, lines, {r["game"]: r for r in json.loads(capsys.readouterr().out)["games"]}
 
 
@@ -70,25 +70,25 @@ def test_a_remembered_counterexample_that_no_longer_refutes_is_asked_again(cache
 
 
 def test_a_spent_budget_leaves_unknown_cells_not_missing_rows(cache, capsys):
-    code = main(["tour", "--games", *GAMES, "--budget", "1", "--json"])
+    code = main(["tour", "--no-report", "--games", *GAMES, "--budget", "1", "--json"])
     rows = {r["game"]: r for r in json.loads(capsys.readouterr().out)["games"]}
     assert code == 0 and set(rows) == set(GAMES)
     pp = rows[GAMES[0]]
     assert pp["valid"] and pp["claims"]["unknown"] == 2  # validity is always asked; the rest had no time
     assert {"fixtures", "gaps", "claim pp.claim.at-most-6"} <= set(pp["unknown_budget"])
-    main(["tour", "--games", *GAMES, "--budget", "1"])
+    main(["tour", "--no-report", "--games", *GAMES, "--budget", "1"])
     assert "unknown (budget)" in capsys.readouterr().out
 
 
 def test_a_remembered_unknown_is_asked_again_only_with_more_budget_or_deep(cache, capsys):
-    main(["tour", "--games", *GAMES, "--budget", "1"])
+    main(["tour", "--no-report", "--games", *GAMES, "--budget", "1"])
     capsys.readouterr()
-    main(["tour", "--games", *GAMES, "--budget", "1"])  # the same budget: the same table, nothing asked
+    main(["tour", "--no-report", "--games", *GAMES, "--budget", "1"])  # the same budget: the same table, nothing asked
     again = [ln for ln in capsys.readouterr().out.splitlines() if "claim pp.claim.at-most-6" in ln]
     assert again == [again[0]] and again[0].endswith("unknown (budget)")
-    main(["tour", "--games", *GAMES, "--budget", "1", "--deep"])  # --deep asks again (still no time)
+    main(["tour", "--no-report", "--games", *GAMES, "--budget", "1", "--deep"])  # --deep asks again (still no time)
     assert "claim pp.claim.at-most-6: unknown (budget)" in capsys.readouterr().out
-    main(["tour", "--games", *GAMES, "--budget", "120"])  # more budget: what was unknown is asked
+    main(["tour", "--no-report", "--games", *GAMES, "--budget", "120"])  # more budget: what was unknown is asked
     line = next(ln for ln in capsys.readouterr().out.splitlines() if "claim pp.claim.at-most-6" in ln)
     assert "holds (as expected)" in line and not line.endswith("(remembered)")
 
@@ -124,7 +124,7 @@ def test_ctrl_c_prints_the_table_so_far_and_exits_130(tmp_path):
     import time
 
     env = {**os.environ, "ZOOSPEC_CACHE": str(tmp_path / "cache")}
-    p = subprocess.Popen([sys.executable, "-m", "zoospec.cli", "tour", "--games", "zoo-ography", "--budget", "120"],
+    p = subprocess.Popen([sys.executable, "-m", "zoospec.cli", "tour", "--games", "zoo-ography", "--budget", "120", "--no-report"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
     seen = []
     for line in p.stdout:  # the first answers come at once; then the long questions start
@@ -148,7 +148,7 @@ def test_specs_of_one_rulebook_have_their_coverage_counted_together(tmp_path, ca
     (tmp_path / "a.yaml").write_text(SPEC.format(id="aa", n=1, extra=""))
     (tmp_path / "b.yaml").write_text(SPEC.format(id="bb", n=2, extra=""))
     games = [str(tmp_path / "a.yaml"), str(tmp_path / "b.yaml")]
-    assert main(["tour", "--games", *games, "--budget", "60", "--json"]) == 0
+    assert main(["tour", "--no-report", "--games", *games, "--budget", "60", "--json"]) == 0
     rows = {r["game"]: r for r in json.loads(capsys.readouterr().out)["games"]}
     a = rows[games[0]]["coverage"]
     assert (a["percent"], a["alone"], a["with"]) == (66.7, 33.3, ["bb"])

@@ -216,14 +216,14 @@ def test_the_tour_runs_every_search_and_flags_an_unexpected_verdict(capsys):
     about 13 at short timeouts; tests/test_new_york_zoo.py and tests/test_zooloretto.py check their
     claims and findings one by one): every search runs, the clean spec passes, the planted one
     fails the tour (exit 1) by the claims that went against their expectation."""
-    assert main(["tour", "--json", "--timeout", "30", "--games", str(CLEAN), str(PLANTED)]) == 1
+    assert main(["tour", "--no-report", "--json", "--timeout", "30", "--games", str(CLEAN), str(PLANTED)]) == 1
     rows = {r["game"]: r for r in json.loads(capsys.readouterr().out)["games"]}
     clean, planted = rows[str(CLEAN)], rows[str(PLANTED)]
     assert clean["valid"] and clean["claims"] == {"holds": 4, "fails": 0, "unknown": 0} and not clean["unexpected"]
     assert clean["fixtures"] >= 3 and clean["coverage"]["dangling"] == 0
     assert planted["unexpected"] and "planted.claim.always-a-move" in planted["unexpected"]
     assert all(planted["findings"][k] >= 1 for k in ("readings-differ", "gap", "dead-end", "dead-action"))
-    assert main(["tour", "--games", "no-such-game"]) == 2
+    assert main(["tour", "--no-report", "--games", "no-such-game"]) == 2
 
 
 def test_play_takes_only_legal_moves_and_stops_by_the_rules(planted, tmp_path):

@@ -8,7 +8,7 @@ import os
 import sys
 import time
 
-from zoospec.solvers.analysis import tour
+from zoospec.solvers.analysis import report, tour
 from zoospec.solvers.analysis.answer_cache import AnswerCache, cache_dir
 
 from ..front.catalog import bundled, game_path
@@ -28,6 +28,9 @@ def add_parsers(sub):
     p.add_argument("--workers", type=at_least(1), default=os.cpu_count() or 1, help="processes asking questions at once (default: one per core)")
     p.add_argument("--no-cache", action="store_true", help="ask everything again (answers are still remembered)")
     p.add_argument("--deep", action="store_true", help="ask again what is remembered as unknown (a bigger --budget does too)")
+    p.add_argument("--report", default="zoospec-report", metavar="DIR",
+                   help="write the report here: index.html (opens from disk) and report.json (default zoospec-report)")
+    p.add_argument("--no-report", action="store_true", help="write no report")
     p.add_argument("--json", action="store_true", help="the table as JSON")
     p.set_defaults(fn=cmd_tour)
     c = sub.add_parser("cache", help="where the tour's answers are remembered; --clear forgets them")
@@ -59,10 +62,13 @@ def cmd_tour(args) -> int:
     except KeyboardInterrupt:
         interrupted = True
     rows = [row(name, [(q, a) for q, a in got if q.game == name]) for name in games]
+    page = None if args.no_report else report.write(args.report, rows, got, games, args.budget)
     if args.json:
         print(json.dumps({"games": rows, "interrupted": interrupted}, indent=2))
     else:
         print("\n" + table(rows))
+        if page is not None:
+            print(f"\nreport: {page} (and report.json beside it)")
         if interrupted:
             print("interrupted: the table holds the answers so far", file=sys.stderr)
     if interrupted:

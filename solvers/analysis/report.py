@@ -1,0 +1,147 @@
+"""The tour's report: `zoospec-report/index.html`, one self-contained page (no network, no external
+fonts or scripts; it opens from disk), and `report.json` beside it (its schema:
+docs/report.schema.json). The summary table links to each game's section; each claim shows its
+verdict and, for a counterexample, a step-through viewer of the states drawn with the game's own
+picture; each reading difference shows the state where the readings disagree.
+
+A viewer's step can be chosen from the address too (`index.html#GAME/CLAIM/2`), which is how a
+browser test without a driver checks that stepping changes the picture.
+"""
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+
+from zoospec.errors import SpecError, StateError
+from zoospec.front.loader import load
+
+from .. import traces
+from ..play import picture
+
+FORMAT = 1  # of report.json
+
+
+def write(out_dir: str | Path, rows: list[dict], answers: list[tuple], games: dict[str, str], budget: float) -> Path:
+    """Write index.html and report.json; returns the page's path."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    data = {"format": FORMAT, "budget": budget, "games": rows,
+            "questions": [{"game": q.game, "kind": q.kind, "item": q.item if q.kind != "coverage" else "",
+                           "status": a["status"], "answer": _plain(a)} for q, a in answers]}
+    (out / "report.json").write_text(json.dumps(data, indent=1), encoding="utf-8")
+    page = _page(rows, answers, games, budget)
+    (out / "index.html").write_text(page, encoding="utf-8")
+    return out / "index.html"
+
+
+def _plain(a: dict) -> dict:
+    """An answer without its traces (they are drawn in the page; the cache keeps them)."""
+    out = {k: v for k, v in a.items() if k != "trace"}
+    if "findings" in out:
+        out["findings"] = [{k: v for k, v in f.items() if k != "trace"} for f in out["findings"]]
+    return out
+
+
+STYLE = """
+body { font-family: system-ui, sans-serif; margin: 2em; color: #222; }
+table { border-collapse: collapse; } td, th { border: 1px solid #bbb; padding: 4px 8px; text-align: left; }
+.holds { color: #176117; } .fails { color: #9a1c1c; } .unknown { color: #7a5a00; }
+.viewer { border: 1px solid #ccc; padding: 8px; margin: 8px 0; } .step { display: none; } .step.shown { display: block; }
+pre { background: #f6f6f6; padding: 6px; } section { margin-top: 2em; }
+"""
+
+SCRIPT = """
+function show(viewer, i) {
+  const steps = viewer.querySelectorAll('.step');
+  i = Math.max(0, Math.min(steps.length - 1, i));
+  steps.forEach((s, k) => s.classList.toggle('shown', k === i));
+  viewer.dataset.at = i;
+  viewer.querySelector('.where').textContent = 'state ' + i + ' of ' + (steps.length - 1);
+}
+document.querySelectorAll('.viewer').forEach(v => {
+  v.querySelector('.prev').onclick = () => show(v, +v.dataset.at - 1);
+  v.querySelector('.next').onclick = () => show(v, +v.dataset.at + 1);
+  show(v, 0);
+});
+function fromHash() {
+  const h = decodeURIComponent(location.hash.slice(1)); const cut = h.lastIndexOf('/');
+  const v = document.getElementById(h.slice(0, cut));
+  if (v && v.classList.contains('viewer')) show(v, parseInt(h.slice(cut + 1)) || 0);
+}
+window.addEventListener('hashchange', fromHash); fromHash();
+"""
+
+
+def _page(rows, answers, games, budget) -> str:
+    e = html.escape
+    head = ["game", "rules", "claims held/failed/unknown", "not as expected", "readings differ/agree", "fixtures", "coverage"]
+    body = [f"<h1>zoospec tour</h1><p>{len(rows)} game(s), budget {budget:.0f} s.</p>",
+            "<table id='summary'><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr>"]
+    for r in rows:
+        c, f = r["claims"], r["findings"]
+        cov = "n/a" if r["coverage"] is None else f"{r['coverage']['percent']}%"
+        body.append(f"<tr class='game-row' data-game='{e(r['game'])}'><td><a href='#{_id(r['game'])}'>{e(r['game'])}</a></td>"
+                    + (f"<td colspan='{len(head) - 1}'>INVALID</td>" if not r["valid"] else
+                       f"<td>{r['rules']}</td><td>{c['holds']}/{c['fails']}/{c['unknown']}</td><td>{len(r['unexpected'])}</td>"
+                       f"<td>{f['readings-differ']}/{f['readings-agree']}</td>"
+                       f"<td>{'unknown (budget)' if r['fixtures'] is None else r['fixtures']}</td><td>{cov}</td>") + "</tr>")
+    body.append("</table>")
+    for name in games:
+        body.append(_game_section(name, games[name], [(q, a) for q, a in answers if q.game == name]))
+    return ("<!doctype html><html><head><meta charset='utf-8'><title>zoospec tour</title>"
+            f"<style>{STYLE}</style></head><body>" + "\n".join(body) + f"<script>{SCRIPT}</script></body></html>")
+
+
+def _game_section(name, path, answers) -> str:
+    e = html.escape
+    try:
+        g = load(path)
+    except (SpecError, StateError) as err:
+        return f"<section id='{_id(name)}' class='game'><h2>{e(name)}</h2><pre>{e(str(err))}</pre></section>"
+    out = [f"<section id='{_id(name)}' class='game' data-game='{e(name)}'><h2>{e(g.title)} <small>({e(name)})</small></h2>"]
+    claims = [(q, a) for q, a in answers if q.kind == "claim"]
+    if claims:
+        out.append("<h3>Claims</h3>")
+    for q, a in claims:
+        c = g.claims.get(q.item)
+        verdict = a.get("verdict", "unknown")
+        label = verdict if a.get("why") != "budget" else "unknown (budget)"
+        if verdict != "unknown":
+            label += " (as expected)" if a.get("as_expected") else f" — expected to {a.get('expect', '?')[:-1]}"
+        cite = f" — {e(str(c.cite))}" if c is not None and c.cite else ""
+        out.append(f"<div class='claim' data-claim='{e(q.item)}' data-verdict='{e(verdict)}'>"
+                   f"<p><b class='{e(verdict)}'>{e(label)}</b> {e(q.item)}: {e(c.says if c else '')}{cite}</p>")
+        if a.get("trace"):
+            out.append(_viewer(g, f"{name}/{q.item}", a["trace"]))
+        out.append("</div>")
+    findings = [(q, f) for q, a in answers for f in a.get("findings", []) if q.kind == "reading" and f["kind"] == "readings-differ"]
+    if findings:
+        out.append("<h3>Readings that disagree</h3>")
+    for i, (q, f) in enumerate(findings):
+        r = g.readings.get(q.item)
+        out.append(f"<div class='reading' data-reading='{e(q.item)}'><p>{e(f['message'])}</p>"
+                   + (f"<p><i>{e(r.question)}</i> — {e(str(r.cite))}</p>" if r else ""))
+        if f.get("trace"):
+            out.append(_viewer(g, f"{name}/reading-{q.item}-{i}", f["trace"]))
+        out.append("</div>")
+    return "\n".join(out) + "</section>"
+
+
+def _viewer(g, vid: str, itf: dict) -> str:
+    """A state-by-state viewer of a trace, each state drawn with the game's picture (SVG)."""
+    e = html.escape
+    try:
+        trace = traces.load_itf(g, itf)
+    except (StateError, KeyError, TypeError, ValueError):
+        return "<p>(the witness could not be read back)</p>"
+    steps = []
+    for i, s in enumerate(trace.states):
+        move = f"after {e(trace.steps[i - 1].action)} {e(json.dumps(traces.plain(trace.steps[i - 1].args)))}" if i else "the first state"
+        steps.append(f"<div class='step' data-step='{i}'><p>{move}</p>{picture.svg(g, s, f'state {i}')}</div>")
+    return (f"<div class='viewer' id='{e(vid)}' data-at='0'><button class='prev'>previous</button> "
+            f"<span class='where'></span> <button class='next'>next</button>{''.join(steps)}</div>")
+
+
+def _id(name: str) -> str:
+    return "game-" + "".join(ch if ch.isalnum() else "-" for ch in name)

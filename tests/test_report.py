@@ -1,0 +1,92 @@
+"""The tour's report, looked at as a person would: index.html opens from disk and holds every game,
+claim and reading of report.json; in a real browser (Debian's Chromium, headless, no driver) a
+counterexample's viewer steps to another state when asked, and the page is not blank."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from zoospec.cli.main import main
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = [str(ROOT / "tests" / "games" / "pen-pals.yaml"), str(ROOT / "tests" / "quality" / "specs" / "planted.yaml")]
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+class Elements(HTMLParser):
+    """Every element's attributes, by tag."""
+    def __init__(self):
+        super().__init__()
+        self.found: list[tuple[str, dict]] = []
+        self.external: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        self.found.append((tag, a))
+        for key in ("src", "href"):
+            if a.get(key, "").startswith(("http:", "https:", "//")):
+                self.external.append(a[key])
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    out = tmp_path_factory.mktemp("report")
+    mp = pytest.MonkeyPatch()
+    mp.setenv("ZOOSPEC_CACHE", str(out / "cache"))
+    try:
+        assert main(["tour", "--games", *GAMES, "--budget", "120", "--report", str(out / "r"), "--json"]) in (0, 1)
+    finally:
+        mp.undo()
+    return out / "r"
+
+
+def test_the_page_holds_every_game_claim_and_reading_of_the_json(report):
+    import jsonschema
+
+    data = json.loads((report / "report.json").read_text())
+    jsonschema.validate(data, json.loads((ROOT / "docs" / "report.schema.json").read_text()))  # the published schema
+    assert data["format"] == 1 and [g["game"] for g in data["games"]] == GAMES
+    page = Elements()
+    page.feed((report / "index.html").read_text())
+    assert page.external == []  # self-contained: nothing fetched from the network
+    sections = {a["data-game"] for t, a in page.found if t == "section" and "data-game" in a}
+    assert sections == set(GAMES)
+    claims = {(a["data-claim"], a["data-verdict"]) for t, a in page.found if t == "div" and "data-claim" in a}
+    asked = {(q["item"], q["answer"].get("verdict", "unknown")) for q in data["questions"] if q["kind"] == "claim"}
+    assert claims == asked and ("planted.claim.slow-start", "fails") in claims
+    readings = {a["data-reading"] for t, a in page.found if t == "div" and "data-reading" in a}
+    differing = {q["item"] for q in data["questions"] if q["kind"] == "reading"
+                 and any(f["kind"] == "readings-differ" for f in q["answer"].get("findings", []))}
+    assert readings == differing == {"company", "ahead"}
+    rows = [a["data-game"] for t, a in page.found if t == "tr" and a.get("class") == "game-row"]
+    assert rows == GAMES
+
+
+def _dom(url: str) -> str:
+    r = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", url],
+                       capture_output=True, text=True, timeout=60)
+    return r.stdout
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (.ci/run installs Debian's chromium)")
+def test_in_a_browser_a_counterexample_steps_to_another_drawn_state(report, tmp_path):
+    page = (report / "index.html").as_uri()
+    viewer = f"{GAMES[1]}/planted.claim.slow-start"
+    first, third = _dom(f"{page}#{viewer}/0"), _dom(f"{page}#{viewer}/2")
+
+    def shown(dom):  # the step the viewer of that claim shows, as the browser left the DOM
+        part = dom[dom.index(f'id="{viewer}"'):]
+        part = part[:part.index("</div></div>") + 12] if "</div></div>" in part else part
+        return [s for s in part.split('class="step') if s.startswith(' shown"')]
+    assert len(shown(first)) == len(shown(third)) == 1
+    assert 'data-step="0"' in shown(first)[0] and 'data-step="2"' in shown(third)[0]
+    assert shown(first)[0] != shown(third)[0]  # another state, drawn
+    shot = tmp_path / "report.png"
+    subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", f"--screenshot={shot}",
+                    "--window-size=1000,800", page], capture_output=True, timeout=60)
+    assert shot.exists() and shot.stat().st_size > 10_000  # a blank page compresses to a few kB
