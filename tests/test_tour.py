@@ -152,3 +152,12 @@ def test_specs_of_one_rulebook_have_their_coverage_counted_together(tmp_path, ca
     rows = {r["game"]: r for r in json.loads(capsys.readouterr().out)["games"]}
     a = rows[games[0]]["coverage"]
     assert (a["percent"], a["alone"], a["with"]) == (66.7, 33.3, ["bb"])
+
+
+def test_rulebooks_are_found_where_the_user_says(tmp_path, capsys, cache):
+    spec = tmp_path / "pen-pals.yaml"  # a spec without its rulebook beside it
+    spec.write_text((ROOT / "tests" / "games" / "pen-pals.yaml").read_text())
+    main(["tour", "--no-report", "--games", str(spec), "--budget", "30", "--json"])
+    assert json.loads(capsys.readouterr().out)["games"][0]["coverage"] is None
+    main(["tour", "--no-report", "--games", str(spec), "--budget", "30", "--json", "--rulebooks", str(ROOT / "tests" / "games")])
+    assert json.loads(capsys.readouterr().out)["games"][0]["coverage"]["percent"] == 100.0

@@ -61,7 +61,8 @@ class AnswerCache:
         """Of the spec's bytes — and, for a coverage counted with other specs (their paths in
         `item`), theirs too — the question and zoospec's source."""
         specs = [q.path] + ([p for p in q.item.split(os.pathsep) if p] if q.kind == "coverage" else [])
-        text = json.dumps([VERSION, code_hash(), [self._spec_hash(p) for p in specs], q.kind, q.item])
+        where = os.environ.get("ZOOSPEC_RULEBOOKS", "") if q.kind == "coverage" else ""  # which rulebook texts
+        text = json.dumps([VERSION, code_hash(), [self._spec_hash(p) for p in specs], q.kind, q.item, where])
         return hashlib.sha256(text.encode()).hexdigest()[:32]
 
     def get(self, q) -> dict | None:

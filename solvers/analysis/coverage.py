@@ -7,6 +7,7 @@ why, and otherwise *uncovered*. Citations that point at no sentence are reported
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -106,11 +107,13 @@ def _cover(game, lines, sections, book, name, dangling, prefix):
 
 
 def find_rulebook(game, given: str | None = None) -> Path | None:
-    """--rulebook, else the spec's rulebook beside the project (rulebooks/ or ../shared/rulebooks/)."""
+    """--rulebook, else the spec's rulebook in a folder of ZOOSPEC_RULEBOOKS (`tour --rulebooks`),
+    beside the project (rulebooks/ or ../shared/rulebooks/) or beside the spec."""
     if given:
         return Path(given)
     root = PROJECT_DIR
-    for d in (root / "rulebooks", root.parent / "shared" / "rulebooks", Path(game.file).resolve().parent):
+    named = [Path(d) for d in os.environ.get("ZOOSPEC_RULEBOOKS", "").split(os.pathsep) if d]
+    for d in (*named, root / "rulebooks", root.parent / "shared" / "rulebooks", Path(game.file).resolve().parent):
         p = d / game.rulebook
         if p.exists():
             return p

@@ -11,6 +11,7 @@ import time
 from zoospec.solvers.analysis import report, tour
 from zoospec.solvers.analysis.answer_cache import AnswerCache, cache_dir
 
+from ..errors import StateError
 from ..front.catalog import bundled, game_path
 from .analysis import guarded
 from .options import at_least, positive
@@ -26,6 +27,7 @@ def add_parsers(sub):
     p.add_argument("--timeout", type=positive, metavar="SECONDS",
                    help="at most this long for any one question (default: each kind's own, 30-60 s)")
     p.add_argument("--workers", type=at_least(1), default=os.cpu_count() or 1, help="processes asking questions at once (default: one per core)")
+    p.add_argument("--rulebooks", metavar="DIR", help="where the rulebook texts are, for coverage (the project ships none; default: beside the project)")
     p.add_argument("--no-cache", action="store_true", help="ask everything again (answers are still remembered)")
     p.add_argument("--deep", action="store_true", help="ask again what is remembered as unknown (a bigger --budget does too)")
     p.add_argument("--report", default="zoospec-report", metavar="DIR",
@@ -43,6 +45,21 @@ def cmd_tour(args) -> int:
     games = {name: str(path) for name, path in bundled().items()}
     if args.games:  # bundled names or spec files, in the order given
         games = {name: str(game_path(name)) for name in args.games}
+    if args.rulebooks and not os.path.isdir(args.rulebooks):
+        raise StateError(f"--rulebooks {args.rulebooks}: no such folder")
+    before = os.environ.get("ZOOSPEC_RULEBOOKS")
+    if args.rulebooks:  # read by the workers' coverage questions (solvers/analysis/coverage.find_rulebook)
+        os.environ["ZOOSPEC_RULEBOOKS"] = os.path.abspath(args.rulebooks)
+    try:
+        return _tour(args, games)
+    finally:
+        if before is None:
+            os.environ.pop("ZOOSPEC_RULEBOOKS", None)
+        else:
+            os.environ["ZOOSPEC_RULEBOOKS"] = before
+
+
+def _tour(args, games: dict) -> int:
     cache = AnswerCache()
     t0 = time.monotonic()
     got: list[tuple] = []
