@@ -859,6 +859,6 @@ def test_draft_commands_name_the_file_they_cannot_read(tmp_path, capsys):
     assert main(["draft-deal", str(tmp_path / "none.json"), "--seat", "1", "--tiles", TEN_TILES]) == 2
     assert "none.json: cannot read it" in capsys.readouterr().err
     assert main(["draft-deal", str(bad), "--seat", "1", "--tiles", TEN_TILES]) == 2
-    assert "bad.json: not JSON" in capsys.readouterr().err
+    assert "bad.json:1:2: not JSON" in capsys.readouterr().err  # where in the file
     assert main(["draft-deal", str(MULTI / "first-game-tiles.plan.json"), "--seat", "1", "--tiles", TEN_TILES]) == 2
     assert "is a zoo's plan; expected a trace of zoo-ography-draft" in capsys.readouterr().err
