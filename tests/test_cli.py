@@ -160,3 +160,14 @@ def test_bad_json_inputs_get_a_line_naming_the_file_never_a_traceback(tmp_path, 
             err = capsys.readouterr().err
             assert code == 2, (name, argv, err)
             assert str(f) in err and "Traceback" not in err and "internal error" not in err, (name, argv, err)
+
+
+def test_the_final_picture_carries_the_scores_and_the_winner(tmp_path, capsys):
+    from zoospec.cli.main import main
+
+    svg = tmp_path / "end.svg"
+    assert main(["play", "zooloretto", "--players", "3", "--seed", "1", "--quiet", "--svg", str(svg)]) == 0
+    out = capsys.readouterr().out
+    winner = next(ln.strip() for ln in out.splitlines() if ln.strip().startswith("highest:"))
+    title = svg.read_text().split("</text>")[0]
+    assert "z=1: " in title and "z=3: " in title and winner in title

@@ -345,9 +345,11 @@ def cmd_play(args) -> int:
     if args.trace:
         traces.save(result.trace, args.trace)
     final = result.trace.states[-1]
-    if args.svg:
-        Path(args.svg).write_text(picture.svg(g, final, f"{g.title} — after {len(result.trace.steps)} moves ({result.ended_by})"))
     scores = playing.final_scores(g, final)
+    if args.svg:  # the scores and the winner on the picture, as a player would write them down
+        shown = "; ".join(f"{', '.join(f'{k}={v}' for k, v in r['args'].items()) or r['rule']}: {r['points']}" for r in scores)
+        Path(args.svg).write_text(picture.svg(g, final, f"{g.title} — after {len(result.trace.steps)} moves ({result.ended_by}); "
+                                                        f"{shown}" + "".join(f"; {line}" for line in _standing(scores))))
     if args.json:
         print(json.dumps({"game": g.id, "readings": g.chosen, "seed": args.seed, "ended_by": result.ended_by,
                           "moves": [{"action": st.action, "args": traces.plain(st.args)} for st in result.trace.steps],
@@ -361,10 +363,18 @@ def cmd_play(args) -> int:
     for row in scores:
         who = ", ".join(f"{k}={v}" for k, v in row["args"].items())
         print(f"  {row['rule']}({who}) = {row['points']}" + ("" if who else f"  — {g.rules[row['rule']].says}"))
-    for rid in dict.fromkeys(r["rule"] for r in scores if r["args"]):  # a score per player: who is ahead
+    for line in _standing(scores):
+        print(f"  {line}")
+    return 0
+
+
+def _standing(scores) -> list[str]:
+    """Who is ahead, per scoring rule scored per player: the winner, or a tie."""
+    out = []
+    for rid in dict.fromkeys(r["rule"] for r in scores if r["args"]):
         points = [r["points"] for r in scores if r["rule"] == rid and isinstance(r["points"], int)]
         if points:
             best = [", ".join(f"{k}={v}" for k, v in r["args"].items()) for r in scores
                     if r["rule"] == rid and r["points"] == max(points)]
-            print(f"  highest: {' and '.join(best)} with {max(points)}" + (" — a tie" if len(best) > 1 else " — the winner"))
-    return 0
+            out.append(f"highest: {' and '.join(best)} with {max(points)}" + (" — a tie" if len(best) > 1 else " — the winner"))
+    return out
