@@ -52,14 +52,14 @@ def rule_instances(game, kind) -> list[tuple]:
 def broken_invariants(game, state, prefix: str) -> list[str]:
     """The ids of the invariants named `prefix...` that fail on a state (Python back end), each
     once: how a generated deal or domino set is judged by the spec's own rules."""
-    return sorted({r.id for r, a in rule_instances(game, "invariant")
-                   if r.id.startswith(prefix) and py_value(game, r.body, state, a) is not True})
+    return sorted({r.id for r, _ in broken_invariant_instances(game, state, prefix)})
 
 
-def broken_invariant_instances(game, state) -> list[tuple]:
-    """(rule, arguments) of every invariant instance that is not true on a state (an undefined
-    one included): what a state read from a file is refused for."""
-    return [(r, a) for r, a in rule_instances(game, "invariant") if py_value(game, r.body, state, a) is not True]
+def broken_invariant_instances(game, state, prefix: str = "") -> list[tuple]:
+    """(rule, arguments) of every invariant instance named `prefix...` that is not true on a state
+    (an undefined one included): what a state read from a file is refused for."""
+    return [(r, a) for r, a in rule_instances(game, "invariant")
+            if r.id.startswith(prefix) and py_value(game, r.body, state, a) is not True]
 
 
 def _py_rule_values(game, kind, state):

@@ -70,11 +70,18 @@ def _game(path: str):
     return load(path)
 
 
+def own_timeout(kind: str, cap: float | None) -> float | None:
+    """A question's own time: its kind's, at most `cap` (`--timeout`); None: no limit of its own."""
+    if cap is None:
+        return TIMEOUT[kind]
+    return cap if TIMEOUT[kind] is None else min(cap, TIMEOUT[kind])
+
+
 def ask(q: Question, deadline: float | None = None, cap: float | None = None) -> dict:
     """The answer to one question, within its own timeout (at most `cap`) and what is left before
     `deadline` (time.time()): {"status": answered | unknown | invalid, "timeout", "seconds", ...}."""
     t0 = time.time()
-    timeout = TIMEOUT[q.kind] if cap is None else (cap if TIMEOUT[q.kind] is None else min(cap, TIMEOUT[q.kind]))
+    timeout = own_timeout(q.kind, cap)
     if deadline is not None and q.kind not in ("validate", "coverage"):  # those two are cheap and always asked
         left = deadline - t0
         if left < LEAST:

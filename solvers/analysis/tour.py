@@ -17,7 +17,7 @@ from zoospec.front.loader import load
 from .. import traces
 from . import claims
 from .answer_cache import AnswerCache
-from .questions import LEAST, TIMEOUT, Question, ask, questions_of, rulebook_of
+from .questions import LEAST, Question, ask, own_timeout, questions_of, rulebook_of
 from .workers import Workers
 
 # a question runs at most its own timeout (or what was left of the budget when it started), plus the
@@ -76,7 +76,7 @@ def run(games: dict[str, str], budget: float, workers: int, cache: AnswerCache |
 
 def _ask_all(todo, deadline, cap, workers, cache, known, budget):
     def limit(q):  # when a question's process is stopped: its own time, loading its game, a grace
-        own = TIMEOUT[q.kind] if cap is None else (cap if TIMEOUT[q.kind] is None else min(cap, TIMEOUT[q.kind]))
+        own = own_timeout(q.kind, cap)
         if own is None or q.kind in ("validate", "coverage"):
             return CHEAP
         return lambda start: min(own, max(0.0, deadline - start)) + LOADING + GRACE
