@@ -2,12 +2,19 @@
 enough to count: tests/specs/layouts.yaml, two slots each holding a piece worth 0–3 turned 0–3
 times, a total of 3 wanted, and a rule the proposer does not keep that refutes every layout
 unless the deal has the escape. The counts are the layouts each setting must propose before the
-proposer has none left."""
+proposer has none left. These counts are Z3's widening (`z3_alone`); with Yices a refutation
+blocks the pins of its unsat core instead (ADR 0026), tested at the end."""
+import re
+import time
+
 import pytest
+import z3
 from conftest import ROOT
 
 from zoospec import load
+from zoospec.engines import yices
 from zoospec.solvers.puzzle import search as puzzle
+from zoospec.solvers.puzzle.layout_first import LayoutSearch
 
 SPEC = str(ROOT / "tests" / "specs" / "layouts.yaml")
 
@@ -23,6 +30,12 @@ def _game(pin_only: bool, generalise: bool, by_slot: bool = False):
     return g
 
 
+@pytest.fixture
+def z3_alone(monkeypatch):
+    """ZOOSPEC_ENGINE=z3: the layouts are asked of Z3 and refutations widened, as without Yices."""
+    monkeypatch.setenv("ZOOSPEC_ENGINE", "z3")
+
+
 # Piece values with a total of 3 or more: 10 of the 16 pairs. Every turning of each pinned:
 # 10 × 16 = 160. Turns pinned only where a piece lies (pin_only): 2 pairs with one piece (4
 # turnings each) and 8 with two (16 each), 136. Turns dropped from each refutation (generalise):
@@ -32,7 +45,7 @@ def _game(pin_only: bool, generalise: bool, by_slot: bool = False):
 @pytest.mark.parametrize("pin_only, generalise, by_slot, layouts",
                          [(False, False, False, 160), (True, False, False, 136), (False, True, False, 10),
                           (True, True, False, 10), (True, False, True, 1), (False, False, True, 1)])
-def test_a_refutation_rules_out_what_it_was_asked_without(pin_only, generalise, by_slot, layouts):
+def test_a_refutation_rules_out_what_it_was_asked_without(pin_only, generalise, by_slot, layouts, z3_alone):
     said = []
     v = puzzle.solve(_game(pin_only, generalise, by_slot), {"escape": False}, layout_first=True, timeout=300, progress=said.append)
     assert v.status == "unreachable" and v.layouts == layouts
@@ -41,7 +54,7 @@ def test_a_refutation_rules_out_what_it_was_asked_without(pin_only, generalise, 
 
 
 @pytest.mark.parametrize("generalise, by_slot", [(True, False), (False, True)])
-def test_a_widened_question_that_is_sat_is_the_answer(generalise, by_slot):
+def test_a_widened_question_that_is_sat_is_the_answer(generalise, by_slot, z3_alone):
     """With the escape, a layout is completed only with every piece laid turned three times. A
     proposal with other turns is refuted as proposed but, asked again without its turns (or
     without one slot's pins, then the other's), Z3 finds the turning that works: reachable at the
@@ -55,7 +68,7 @@ def test_a_widened_question_that_is_sat_is_the_answer(generalise, by_slot):
 
 
 @pytest.mark.parametrize("escape, target, best, proved_below", [(False, 3, 2, 3), (True, 6, 6, None)])
-def test_best_climbs_layout_by_layout_keeping_its_refutations(escape, target, best, proved_below):
+def test_best_climbs_layout_by_layout_keeping_its_refutations(escape, target, best, proved_below, z3_alone):
     """--best --layout-first climbs with one search. Without the escape no total above 2 is
     possible: the best is 2, and 3 is out of reach only after every layout was refuted by UNSAT.
     With it every total up to 6 is. What one score refuted stays refuted for the next, and a
@@ -68,17 +81,11 @@ def test_best_climbs_layout_by_layout_keeping_its_refutations(escape, target, be
     assert v.layouts <= 16
 
 
-def test_a_search_keeps_its_refutations_and_asks_a_completed_layout_first():
+def test_a_search_keeps_its_refutations_and_asks_a_completed_layout_first(z3_alone):
     """One LayoutSearch across scores. Without the escape every layout totalling 3 or more is
     refuted when 3 is asked; 4 is then out of reach without a single new proposal. With it, a
     layout completed for one score is the first asked for the next (its own pins were ruled out
     of the proposer when it was proposed, so this is the only way it is asked again)."""
-    import time
-
-    import z3
-
-    from zoospec.solvers.puzzle.layout_first import LayoutSearch
-
     g = _game(True, True)
     prob = puzzle._Problem(g, {"escape": False})
     search = LayoutSearch(g, prob, time.monotonic() + 300, lambda msg: None)
@@ -110,7 +117,7 @@ def test_slot_by_slot_the_bare_slots_are_dropped_together_then_each_other_alone(
     assert _batches(prob, [("at", 1), ("at", 2)]) == [set(), {("at", 1)}, {("at", 2)}]
 
 
-def test_the_command_line_asks_layout_by_layout_unless_told_or_given_a_layout(tmp_path, capsys):
+def test_the_command_line_asks_layout_by_layout_unless_told_or_given_a_layout(tmp_path, capsys, z3_alone):
     """ADR 0020: `solve` asks layout by layout by default when the puzzle names a layout (the JSON
     counts the layouts proposed: 10, as above); --whole-record asks one question (no count, and the
     goals' core); a given layout variable is completed as one question; a puzzle without a layout
@@ -138,3 +145,56 @@ def test_the_command_line_asks_layout_by_layout_unless_told_or_given_a_layout(tm
     assert code == 1 and out["layouts"] is None and out["core"] == ["lay.score"]
     assert main(["solve", str(bare), "--deal", str(deal), "--layout-first"]) == 2
     assert "puzzle has no layout_first section" in capsys.readouterr().err
+
+
+needs_yices = pytest.mark.skipif(not yices.available(), reason="Yices is not installed (the [yices] extra)")
+
+
+@needs_yices
+def test_with_yices_a_refutation_blocks_the_pins_of_its_unsat_core():
+    """With the escape, a total of 3 or more needs every laid piece turned three times. The layout
+    (3, 0) with slot 1 turned once is refuted, and the core of that refutation names slot 1's
+    pins, not slot 2's: no record with them reaches 3, whatever slot 2 holds. The core alone is
+    UNSAT again (it is a refutation in its own right), and the block it leaves in the proposer
+    rules out (3, 1) with slot 1 turned once too, which was never asked."""
+    g = _game(True, False)
+    prob = puzzle._Problem(g, {"escape": True})
+    said = []
+    search = LayoutSearch(g, prob, time.monotonic() + 120, said.append)
+    assert search.cores and "asked of Yices" in said[0]
+    at, turned = prob.q.sym["at"].entries, prob.q.sym["turned"].entries
+    pins = [(("at", None), at[1] == 3), (("at", None), at[2] == 0), (("turned", None), turned[1] == 1)]
+    s, r, _ = search._ask(pins, 60, 3)
+    assert r == z3.unsat
+    core = search._core(s, pins)
+    assert core and {str(p) for _, p in core} <= {str(at[1] == 3), str(turned[1] == 1)}
+    assert search._ask(core, 60, 3)[1] == z3.unsat
+    search.proposer = search._proposer(3)
+    search._block(core)
+    assert search.proposer.check(at[1] == 3, at[2] == 1, turned[1] == 1) == z3.unsat
+    assert search.proposer.check(at[1] == 3, at[2] == 1, turned[1] == 3) == z3.sat
+
+
+@needs_yices
+@pytest.mark.parametrize("escape, status, layouts", [(False, "unreachable", 1), (True, "reachable", 1)])
+def test_with_yices_an_empty_core_refutes_every_layout_at_once(escape, status, layouts):
+    """Without the escape no layout reaches 3: the first refutation's core is empty, so it blocks
+    every layout (160 proposals without pin_only or widening, with Z3 above). With it, the
+    record is certified."""
+    g = _game(False, False)
+    said = []
+    v = puzzle.solve(g, {"escape": escape}, layout_first=True, timeout=120, progress=said.append)
+    assert (v.status, v.layouts) == (status, layouts)
+    if escape:
+        assert puzzle.certify(g, v.record) == [] and puzzle.score_of(g, v.record) >= 3
+    else:
+        assert re.fullmatch(r"layout 1 proposed in [\d.]+s: refuted \(UNSAT\) in [\d.]+s; its unsat core keeps 0 of its 4 pins", said[-1])
+
+
+@needs_yices
+def test_with_yices_best_climbs_and_proves_the_ceiling():
+    """--best with Yices' cores: 2 is the best without the escape and 3 is proved out of reach."""
+    g = _game(True, True)
+    v = puzzle.solve(g, {"escape": False}, target=3, best=True, layout_first=True, timeout=120)
+    assert (v.status, v.score, v.proved_below) == ("unreachable", 2, 3)
+    assert puzzle.certify(g, v.record) == [] and v.layouts <= 16

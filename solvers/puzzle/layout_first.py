@@ -3,7 +3,8 @@
 A proposer keeping only the puzzle's layout rules (and the score wanted) offers values for its
 layout variables; the whole record is asked with them fixed. sat is a record, which the caller
 certifies; UNSAT rules that layout out of the proposer (sound: no record with it reaches the
-score), widened where the puzzle allows (`generalise`, `generalise_by`); no answer within its
+score) — with Yices, every layout agreeing with the pins in its unsat core (ADR 0026); with Z3
+alone, widened where the puzzle allows (`generalise`, `generalise_by`); no answer within its
 budget sets it aside, to be asked again later with a growing budget. Only when the proposer has
 nothing left and every layout set aside has been refuted is the score out of reach.
 
@@ -44,9 +45,15 @@ class LayoutSearch:
         self.aside = []  # heap of (re-asks so far, layout number, pins): the least-asked first
         self.again = None  # a completed layout, asked first when a higher score is wanted
         self.refuted = self.asked = 0
+        # With Yices, each layout is asked with its pins as assumptions and a refutation blocks
+        # only the pins in its unsat core (ADR 0026); with Z3 alone (no core from its tactic
+        # solver) a refutation is widened by asking again without parts of it.
+        self.cores = prob.asks_yices()
+        say("each layout asked of " + ("Yices; a refutation blocks the pins in its unsat core" if self.cores
+                                       else "Z3; a refutation is widened where the puzzle allows"))
 
     def _proposer(self, want):
-        p = self.prob.solver(self.deadline, rules=False)
+        p = self.prob.solver(self.deadline, rules=False, yices=self.cores)
         p.add([self.prob._rule(rid) for rid in self.prob.pz.layout_rules] + self._wanted(want))
         p.add(self.blocks)
         return p
@@ -55,11 +62,22 @@ class LayoutSearch:
         return [] if want is None else [self.prob.score >= want]
 
     def _ask(self, pins, budget, want):
+        start = time.monotonic()
+        s = self.prob.yices_solver(*self._wanted(want)) if self.cores else None
+        if s is not None:
+            r = self.prob.check(s, min(self.deadline, start + budget), *[p for _, p in pins])
+            return s, r, time.monotonic() - start
+        self.cores = False  # the record holds a term Yices cannot: Z3 from now on
         s = self.prob.solver(self.deadline)
         s.add([p for _, p in pins])
-        start = time.monotonic()
         r = self.prob.check(s, min(self.deadline, start + budget), *self._wanted(want))
         return s, r, time.monotonic() - start
+
+    def _core(self, s, pins) -> list:
+        """The pins in a refutation's unsat core: no record reaches the score with them all, so
+        every layout that agrees with them is refuted too (Yices' core need not be minimal)."""
+        named = {c.get_id() for c in s.unsat_core()}
+        return [(part, p) for part, p in pins if p.get_id() in named]
 
     def _block(self, pins):
         self.blocks.append(z3.Or([z3.Not(p) for _, p in pins]))
@@ -101,23 +119,30 @@ class LayoutSearch:
                                   f"({self.refuted}); the core is not sought (it would ask the whole record again)")
             t0 = time.monotonic()
             s, r, took = self._ask(pins, FIRST_BUDGET * GROWTH ** times, want)
-            wider = []
+            wider, core = [], None
             if r == z3.unsat:
                 self.refuted += 1
-                s, r, wider = widen(self.prob, pins, lambda trial: self._ask(trial, min(WIDEN_MAX, max(WIDEN_MIN, took)), want))
+                if self.cores:
+                    core = self._core(s, pins)
+                else:
+                    s, r, wider = widen(self.prob, pins, lambda trial: self._ask(trial, min(WIDEN_MAX, max(WIDEN_MIN, took)), want))
             spent[bucket] += time.monotonic() - t0
             if r == z3.sat:
                 self.again = (n, pins)  # a higher score may have the same layout
                 self.say(f"layout {n} {verb}: completed in {took:.1f}s")
                 return z3.sat, s
             if r == z3.unsat:
-                if wider:
+                if core is not None and len(core) < len(pins):
+                    self._block(core)
+                elif wider:
                     self._block([(part, p) for part, p in pins if part not in wider])
             else:
                 heapq.heappush(self.aside, (times, n, pins))
             said = "refuted (UNSAT)" if r == z3.unsat else "no answer yet, set aside"
             widened = (f"; widened in {time.monotonic() - t0 - took:.1f}s to every layout differing only in {self._named(wider)}"
                        if wider else "")
+            if core is not None:
+                widened = f"; its unsat core keeps {len(core)} of its {len(pins)} pins"
             self.say(f"layout {n} {verb}: {said} in {took:.1f}s{widened}")
 
     def _named(self, parts) -> str:

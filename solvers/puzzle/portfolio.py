@@ -5,7 +5,7 @@ How long a deal takes is heavy-tailed and depends on the path the search happens
 same layout-first question has taken 203 to 349 s on first-game, and 575 s against no answer in
 800 s on another deal), so the same question asked on different paths, one per core, answers
 when the luckiest does. Each worker is a spawned process (ADR 0008: nothing inherited) that
-loads the spec, sets `smt.random_seed` to its number (worker 0 keeps Z3's default, so it asks
+loads the spec, sets `smt.random_seed` and Yices' seed to its number (worker 0 keeps the defaults, so it asks
 exactly what `solve` alone asks) and solves; the first reachable or unreachable verdict wins and
 the others are stopped. Every worker's verdict means what `puzzle.solve`'s means, so the first
 decisive one is the answer; a record is certified again here, in this process, before it is
@@ -20,6 +20,7 @@ import time
 
 import z3
 
+from zoospec.engines import yices
 from zoospec.errors import InternalError
 from zoospec.front.loader import load
 
@@ -99,11 +100,12 @@ def _from_json(game, a: dict, who: str) -> puzzle.Verdict:
 
 
 def _worker(reports, k: int, job: dict):
-    """Worker k: the deal solved with Z3's random seed k, its verdict reported as JSON."""
+    """Worker k: the deal solved with Z3's and Yices' random seed k, its verdict reported as JSON."""
     try:
         if k:
             z3.set_param("smt.random_seed", k)
             z3.set_param("sat.random_seed", k)
+            yices.set_seed(k)
         g = load(job["spec"], readings=job["readings"], switches=job["switches"])
         deal = puzzle.deal_from_data(g, job["deal"], "the portfolio's deal")
         given = puzzle.read_given(g, job["given"]) if job["given"] else None

@@ -173,6 +173,17 @@ class YicesModel:
         raise Y.YicesError(f"Yices cannot evaluate {str(t)[:80]} in its model")
 
 
+_SEED = 0
+
+
+def set_seed(seed: int):
+    """The random seed of every Yices search in this process from now on (0: Yices' default) —
+    what `solve --workers` gives each worker, as it gives Z3 `smt.random_seed`, so the workers
+    search different paths."""
+    global _SEED
+    _SEED = int(seed)
+
+
 class YicesSolver:
     """The part of z3.Solver zoospec's solvers use, answered by Yices."""
 
@@ -213,7 +224,9 @@ class YicesSolver:
         try:
             if self.assertions and lib.yices_assert_formulas(ctx, len(self.assertions), Y.array(self.assertions)) < 0:
                 Y.check(Y.NULL_TERM)
-            status = self._search(ctx, ys)
+            # assertions found contradictory while asserted leave the context unsat, where Yices
+            # refuses a check with assumptions: unsat whatever is assumed, with an empty core
+            status = Y.STATUS_UNSAT if lib.yices_context_status(ctx) == Y.STATUS_UNSAT else self._search(ctx, ys)
             if status == Y.STATUS_SAT:
                 self._model = YicesModel(self.tr, lib.yices_get_model(ctx, 1))
                 return z3.sat
@@ -244,15 +257,22 @@ class YicesSolver:
                 return Y.STATUS_INTERRUPTED
             timer.daemon = True
             timer.start()
+        params = None
+        if _SEED:  # the context's own defaults, with another seed
+            params = lib.yices_new_param_record()
+            lib.yices_default_params_for_context(ctx, params)
+            lib.yices_set_param(params, b"random-seed", str(_SEED).encode())
         try:
             if ys:
-                return lib.yices_check_context_with_assumptions(ctx, None, len(ys), Y.array(ys))
-            return lib.yices_check_context(ctx, None)
+                return lib.yices_check_context_with_assumptions(ctx, params, len(ys), Y.array(ys))
+            return lib.yices_check_context(ctx, params)
         finally:
             with lock:
                 done[0] = True
             if timer is not None:
                 timer.cancel()
+            if params:
+                lib.yices_free_param_record(params)
 
     def _read_core(self, ctx, ys, flat) -> list:
         if not ys:
