@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import z3
 
 from zoospec.backends.z3 import ZCtx
+from zoospec.engines import dump
 from zoospec.errors import InternalError, Undefined
 
 from .moves import legal_moves, param_pools
@@ -198,7 +199,9 @@ class Query:
         left = self.timeout if deadline is None else max(0.001, deadline - time.monotonic())
         if left is not None:
             s.set("timeout", max(1, int(left * 1000)))
+        answered = dump.query("question", s.assertions())
         r = s.check()
+        answered(r)
         if r == z3.sat:
             m = s.model()
             return "sat", Model([sym.decode(m) for sym in self.syms], [a.decode(m) for a in self.arg_syms])

@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 
 import z3
 
+from zoospec.engines import dump
+
 from ..moves import Step
 from ..symbolic import Query, confirm, py_ended, py_has_move, py_value, python_invariants_hold
 from ..traces import Trace, replay
@@ -273,7 +275,9 @@ def _play(game, claim, timeout) -> Verdict:
                                covered={"steps": depth - 1})
             s.set("timeout", max(1, int(left * 1000)))
         s.add(q.facts + conds)
+        answered = dump.query("claim", s.assertions())
         r = s.check()
+        answered(r)
         if r == z3.unknown:
             return Verdict(claim.id, "unknown", claim.expect, method, f"Z3 gave up at depth {depth}: {s.reason_unknown()}",
                            covered={"steps": depth - 1})

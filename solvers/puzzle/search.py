@@ -28,7 +28,7 @@ from pathlib import Path
 import z3
 
 from zoospec.backends.z3 import ZCtx
-from zoospec.engines import YicesThenZ3, engine_choice
+from zoospec.engines import YicesThenZ3, dump, engine_choice
 from zoospec.engines.yices import Translator as YicesTranslator, Untranslatable, YicesSolver, available as yices_available
 from zoospec.engines.yices_lib import YicesError
 from zoospec.errors import InternalError, StateError
@@ -273,7 +273,9 @@ class _Problem:
             if left <= 0:
                 return z3.unknown
             s.set("timeout", max(1, int(left * 1000)))
+            answered = dump.query("solve", s.assertions(), extra)
             r = s.check(*extra)
+            answered(r)
             if r != z3.sat or not refine or not self.refine(s, self.q.sym.decode(s.model())):
                 return r
 

@@ -22,7 +22,7 @@ from ..front.jsonfile import read_object
 from ..front.loader import load_named, load_recorded
 from ..runtime.state import merged
 from ..suggest import suggest
-from .options import add_game_choices, at_least, check_writable, positive
+from .options import add_dump_smt2, add_game_choices, at_least, check_writable, positive, start_dump
 
 
 def _progress(msg: str):
@@ -76,11 +76,13 @@ def add_parsers(sub):
     p.add_argument("--svg", metavar="DIR", help="draw each counterexample's states as SVG files in DIR")
     p.add_argument("--traces", metavar="DIR", help="save each counterexample as an ITF trace in DIR")
     p.add_argument("--claim", action="append", metavar="ID", help="check only this claim (repeatable)")
+    add_dump_smt2(p)
     p.set_defaults(fn=cmd_check)
     p = sub.add_parser("ambiguities", help="readings that disagree, gaps (the(...) ties, undefined cases), dead ends")
     common(p)
     p.add_argument("--svg", metavar="DIR")
     p.add_argument("--traces", metavar="DIR")
+    add_dump_smt2(p)
     p.set_defaults(fn=cmd_ambiguities)
     p = sub.add_parser("fixtures", help="boundary test cases for every rule and action, as JSON")
     common(p)
@@ -155,6 +157,7 @@ def cmd_check(args) -> int:
     for cid in args.claim or ():
         if cid not in g.claims:
             raise StateError(f"{g.id} has no claim '{cid}'{suggest(cid, g.claims)}")
+    start_dump(args)
     verdicts = claims.check_all(g, args.timeout, _progress, only=args.claim)
     _clear()
     for v in verdicts:
@@ -186,6 +189,7 @@ def _verdict_json(v) -> dict:
 @guarded
 def cmd_ambiguities(args) -> int:
     g = load_named(args.game, args.reading, args.switches)
+    start_dump(args)
     found = ambiguity.find_all(g, args.timeout, _progress)
     _clear()
     for i, f in enumerate(found):

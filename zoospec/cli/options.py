@@ -5,6 +5,7 @@ import argparse
 import os
 from pathlib import Path
 
+from ..engines import dump
 from ..errors import StateError
 
 
@@ -54,3 +55,26 @@ def at_least(lowest: int):
             raise argparse.ArgumentTypeError(f"must be at least {lowest}, got {value}")
         return value
     return parse
+
+
+def add_dump_smt2(p):
+    p.add_argument("--dump-smt2", metavar="DIR",
+                   help="write every query asked as a standalone SMT-LIB file in DIR, its answer in :status once known "
+                        "(to try another solver on exactly what zoospec asks)")
+
+
+def start_dump(args):
+    """Turn on --dump-smt2 before any query is asked; refuse a folder that cannot be written."""
+    folder = getattr(args, "dump_smt2", None)
+    if folder is None:
+        return
+    p = Path(folder)
+    if p.exists() and not p.is_dir():
+        raise StateError(f"--dump-smt2 {folder}: is a file, not a folder")
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise StateError(f"--dump-smt2 {folder}: cannot be made ({e.strerror})")
+    if not os.access(p, os.W_OK):
+        raise StateError(f"--dump-smt2 {folder}: cannot be written here")
+    dump.into(p)

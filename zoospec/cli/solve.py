@@ -13,7 +13,7 @@ from ..errors import StateError
 from ..front.catalog import game_path, readings_arg, switches_arg
 from ..front.loader import load_named
 from .analysis import guarded
-from .options import add_game_choices, at_least, check_writable, positive
+from .options import add_dump_smt2, add_game_choices, at_least, check_writable, positive, start_dump
 
 
 def add_parser(sub):
@@ -34,12 +34,13 @@ def add_parser(sub):
                   "the default when the puzzle names a layout and --given fixes none of it")
     p.add_argument("--timeout", type=positive, default=600.0, help="seconds in all (default 600); past it: unknown")
     p.add_argument("--workers", type=at_least(1), default=1,
-                   help="ask the same question in N processes at once, each on its own Z3 random seed; the first "
+                   help="ask the same question in N processes at once, each on its own random seed (Z3's and Yices'); the first "
                         "decisive answer wins (solvers/puzzle/portfolio.py; default 1)")
     add_game_choices(p)
     p.add_argument("--plan", metavar="FILE", help="save the certified plan (zoospec replay re-checks it)")
     p.add_argument("--svg", metavar="FILE", help="draw the finished record as SVG")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    add_dump_smt2(p)
     p.set_defaults(fn=cmd_solve)
     w = sub.add_parser("sweep", help="solve many seeded deals, one JSON line each as they finish; resumes where it stopped")
     w.add_argument("game", help="a bundled game name (e.g. zoo-ography) or a spec file")
@@ -77,6 +78,7 @@ def _how_asked(p, layout_help):
 def cmd_solve(args) -> int:
     g = load_named(args.game, args.reading, args.switches)
     check_writable(plan=args.plan, svg=args.svg)  # before the search, not after a certified answer
+    start_dump(args)
     if args.deal is not None:
         deal = puzzle.read_deal(g, args.deal)
     else:

@@ -190,7 +190,8 @@ class YicesSolver:
     def __init__(self, logic: str = "QF_LIA", tr: Translator | None = None):
         self.tr = tr or translator()
         self.logic = logic.encode()
-        self.assertions: list[int] = []
+        self._asserted: list[int] = []  # Yices terms
+        self._terms: list = []  # the same, as the Z3 terms they were translated from
         self.timeout: float | None = None
         self._model = None
         self._core: list = []
@@ -206,7 +207,8 @@ class YicesSolver:
             if isinstance(t, (list, tuple)):
                 self.add(*t)
             else:
-                self.assertions.append(self.tr(t))
+                self._asserted.append(self.tr(t))
+                self._terms.append(t)
 
     def check(self, *assumptions):
         lib = self.tr.lib
@@ -222,7 +224,7 @@ class YicesSolver:
             self._reason = "Yices could not make a context"
             return z3.unknown
         try:
-            if self.assertions and lib.yices_assert_formulas(ctx, len(self.assertions), Y.array(self.assertions)) < 0:
+            if self._asserted and lib.yices_assert_formulas(ctx, len(self._asserted), Y.array(self._asserted)) < 0:
                 Y.check(Y.NULL_TERM)
             # assertions found contradictory while asserted leave the context unsat, where Yices
             # refuses a check with assumptions: unsat whatever is assumed, with an empty core
@@ -292,6 +294,10 @@ class YicesSolver:
         if self._model is None:
             raise z3.Z3Exception("no model: the last check was not sat")
         return self._model
+
+    def assertions(self) -> list:
+        """What was added, as Z3 terms (as z3.Solver answers)."""
+        return list(self._terms)
 
     def unsat_core(self) -> list:
         return list(self._core)
