@@ -16,7 +16,8 @@ from dataclasses import dataclass
 import z3
 
 from zoospec.backends.z3 import ZCtx
-from zoospec.engines import dump
+from zoospec.engines import dump, race
+from zoospec.engines.yices import Translator as YicesTranslator, available as yices_available
 from zoospec.errors import InternalError, Undefined
 
 from .moves import legal_moves, param_pools
@@ -86,6 +87,7 @@ class Query:
         self.arg_syms: list = []
         self.timeout, self.seed = timeout, seed
         self._memos: dict = {}  # per game (reading): define values built once for the whole query
+        self._yices = None
 
     @property
     def sym(self):
@@ -197,17 +199,22 @@ class Query:
         s.add(self.facts[seen:])
         s._zoospec_facts = len(self.facts)
         left = self.timeout if deadline is None else max(0.001, deadline - time.monotonic())
-        if left is not None:
-            s.set("timeout", max(1, int(left * 1000)))
         answered = dump.query("question", s.assertions())
-        r = s.check()
-        answered(r)
-        if r == z3.sat:
-            m = s.model()
+        got = race.check(s, left, self._translator())
+        answered(got.result)
+        if got.result == z3.sat:
+            m = got.model
             return "sat", Model([sym.decode(m) for sym in self.syms], [a.decode(m) for a in self.arg_syms])
-        if r == z3.unsat:
+        if got.result == z3.unsat:
             return "unsat", None
-        return "unknown", s.reason_unknown()
+        return "unknown", got.reason
+
+    def _translator(self):
+        """This query's own Yices translator (engines/race.py), made on first use: its terms are
+        translated once across the query's checks, and freed with it."""
+        if self._yices is None and yices_available():
+            self._yices = YicesTranslator()
+        return self._yices
 
 
 class _LazyInvariants:

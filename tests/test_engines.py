@@ -1,13 +1,16 @@
 """Yices beside Z3 (zoospec/engines, ADR 0021): the translation keeps every term's meaning, the two
 engines give the same answers on the test specs' questions, and a Yices model that lies is caught
 by the witness checks, not believed."""
+import threading
+import time
+
 import pytest
 import z3
 from conftest import TEST_SPECS, game
 from hypothesis import given, settings, strategies as st
 
 from zoospec import engines
-from zoospec.engines import yices
+from zoospec.engines import race, yices
 from zoospec.ir.types import BoolT
 from zoospec.runtime import agreement
 
@@ -15,6 +18,7 @@ pytestmark = pytest.mark.skipif(not yices.available(), reason="Yices is not inst
 
 INTS = [z3.Int(f"i{k}") for k in range(3)]
 BOOLS = [z3.Bool(f"b{k}") for k in range(3)]
+X = z3.Int("x")
 
 
 def _ints(bools):
@@ -145,3 +149,62 @@ def test_a_puzzle_record_found_by_yices_is_certified_and_z3_finds_one_too(monkey
         assert s.engine == ("yices" if engine == "auto" else "z3")
         record, score = puzzle._found(g, prob, s)  # raises unless every cut is certified in Python
         assert score >= -40 and {n: record[n] for n in ("at", "side", "turned")} == {n: given[n] for n in ("at", "side", "turned")}
+
+
+class _Stalling:
+    """A stand-in for a Z3 solver that never answers on its own: its check waits until its context
+    is interrupted (as Z3's is when Yices wins the race), or `stall` seconds, then says unknown."""
+
+    def __init__(self, terms, stall: float = 30.0):
+        self.real, self.stall, self.stopped = z3.Solver(), stall, threading.Event()
+        self.real.add(terms)
+        self.ctx = self
+
+    def assertions(self):
+        return self.real.assertions()
+
+    def set(self, key, value):
+        pass
+
+    def interrupt(self):
+        self.stopped.set()
+
+    def check(self):
+        self.stopped.wait(self.stall)
+        return z3.unknown
+
+    def reason_unknown(self):
+        return "canceled" if self.stopped.is_set() else "timeout"
+
+
+@pytest.mark.parametrize("terms, answer", [([X > 3, X < 6, X != 4], z3.sat), ([X > 3, X < 4], z3.unsat)])
+def test_the_race_takes_yices_answer_and_interrupts_z3(terms, answer):
+    """engines/race.py: Z3 stalls; Yices answers, and Z3's check is interrupted at once."""
+    s = _Stalling(terms)
+    start = time.monotonic()
+    got = race.check(s, 20, delay=0)
+    assert (got.result, got.engine) == (answer, "yices") and s.stopped.is_set() and time.monotonic() - start < 10
+    if answer == z3.sat:
+        assert got.model.eval(X).as_long() == 5
+
+
+def test_the_race_keeps_z3_answer_when_it_comes_first_and_yices_never_starts():
+    s = z3.Solver()
+    s.add(X > 3, X < 6, X != 4)
+    got = race.check(s, 20, delay=5)
+    assert (got.result, got.engine, got.model.eval(X).as_long()) == (z3.sat, "z3", 5)
+
+
+def test_the_race_is_z3_alone_when_asked(monkeypatch):
+    """ZOOSPEC_ENGINE=z3: Yices is not asked, so a stalling Z3 is unknown, with its reason."""
+    monkeypatch.setenv("ZOOSPEC_ENGINE", "z3")
+    got = race.check(_Stalling([X > 3], stall=0.2), 20, delay=0)
+    assert (got.result, got.engine, got.reason) == (z3.unknown, "z3", "timeout")
+
+
+def test_a_stopped_yices_check_is_unknown():
+    """YicesSolver.stop() from another thread ends the check under way (and any later one) as unknown."""
+    ys = yices.YicesSolver()
+    ys.add(X > 3)
+    ys.stop()
+    assert ys.check() == z3.unknown

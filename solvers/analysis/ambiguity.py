@@ -143,7 +143,7 @@ def _differ(game, ga, gb, kind, sid, rd, a, b, timeout) -> Finding:
     if r == "unsat":
         return Finding("readings-agree", rd.id, rd.cite, f"{label}: {what} is the same under both (UNSAT)", loc=rd.loc)
     if r == "unknown":
-        return Finding("unknown", rd.id, rd.cite, f"{label}: {what}: Z3 gave up ({m})", loc=rd.loc)
+        return Finding("unknown", rd.id, rd.cite, f"{label}: {what}: no engine answered in time ({m})", loc=rd.loc)
     state, pargs = m.states[0], m.args[0]
 
     def values(s):
@@ -227,7 +227,7 @@ def gaps(game, timeout) -> list[Finding]:
             if r == "unsat":
                 continue
             if r == "unknown":
-                out.append(Finding("unknown", subject, cite, f"{ob.loc}: {ob.reason}: Z3 gave up ({m})", loc=ob.loc))
+                out.append(Finding("unknown", subject, cite, f"{ob.loc}: {ob.reason}: no engine answered in time ({m})", loc=ob.loc))
                 continue
             state, pargs = m.states[0], m.args[0]
 
@@ -272,7 +272,7 @@ def dead_ends(game, timeout) -> list[Finding]:
         out.append(Finding("dead-end", game.id, None, msg, Trace(game, [state], [], {}, {"finding": msg}),
                            seconds=round(time.monotonic() - t0, 3)))
     elif r == "unknown":
-        out.append(Finding("unknown", game.id, None, f"dead ends: Z3 gave up ({m})"))
+        out.append(Finding("unknown", game.id, None, f"dead ends: no engine answered in time ({m})"))
     for a in game.actions.values():
         q = Query(game, 1, timeout)
         args, _ = q.args(a.params)
@@ -281,5 +281,5 @@ def dead_ends(game, timeout) -> list[Finding]:
             out.append(Finding("dead-action", a.id, a.cite,
                                f"action {a.id} is legal in no state satisfying the invariants (UNSAT)", loc=a.loc))
         elif r == "unknown":
-            out.append(Finding("unknown", a.id, a.cite, f"action {a.id}: Z3 gave up ({m})", loc=a.loc))
+            out.append(Finding("unknown", a.id, a.cite, f"action {a.id}: no engine answered in time ({m})", loc=a.loc))
     return out

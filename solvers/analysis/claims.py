@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 import z3
 
-from zoospec.engines import dump
+from zoospec.engines import dump, race
 
 from ..moves import Step
 from ..symbolic import Query, confirm, py_ended, py_has_move, py_value, python_invariants_hold
@@ -133,7 +133,7 @@ def _state(game, claim, timeout) -> Verdict:
     if r == "unsat":
         return Verdict(claim.id, "holds", claim.expect, method, "no counterexample exists (UNSAT)")
     if r == "unknown":
-        return Verdict(claim.id, "unknown", claim.expect, method, f"Z3 gave up: {m}")
+        return Verdict(claim.id, "unknown", claim.expect, method, f"no engine answered in time: {m}")
     state, cargs = m.states[0], m.args[0]
 
     def keeps(s):
@@ -196,7 +196,7 @@ def _move(game, claim, timeout) -> Verdict:
     if gave_up:
         names = "; ".join(f"{aid} ({why})" for aid, why in gave_up)
         return Verdict(claim.id, "unknown", claim.expect, method,
-                       f"no counterexample for {len(moves) - len(gave_up)} of {len(moves)} actions (UNSAT); Z3 gave up on {names}")
+                       f"no counterexample for {len(moves) - len(gave_up)} of {len(moves)} actions (UNSAT); no engine answered in time on {names}")
     extra = " and the measure drops on every move" if claim.decreases is not None else ""
     return Verdict(claim.id, "holds", claim.expect, method, f"no counterexample for any of {len(moves)} actions (UNSAT){extra}")
 
@@ -223,7 +223,7 @@ def _progress(game, claim, timeout) -> Verdict:
         which = "some action" if not claim.actions else f"one of {len(among)} actions"
         return Verdict(claim.id, "holds", claim.expect, method, f"{which} is legal in every such state (UNSAT)")
     if r == "unknown":
-        return Verdict(claim.id, "unknown", claim.expect, method, f"Z3 gave up: {m}")
+        return Verdict(claim.id, "unknown", claim.expect, method, f"no engine answered in time: {m}")
     state, cargs = m.states[0], m.args[0]
 
     def keeps(s):
@@ -269,20 +269,18 @@ def _play(game, claim, timeout) -> Verdict:
         conds.append(z3.Not(z3.And(d, v)))
         s = z3.Solver()
         left = None if deadline is None else deadline - time.monotonic()
-        if left is not None:
-            if left <= 0:
-                return Verdict(claim.id, "unknown", claim.expect, method, f"deadline reached; no violation within {depth - 1} steps",
-                               covered={"steps": depth - 1})
-            s.set("timeout", max(1, int(left * 1000)))
+        if left is not None and left <= 0:
+            return Verdict(claim.id, "unknown", claim.expect, method, f"deadline reached; no violation within {depth - 1} steps",
+                           covered={"steps": depth - 1})
         s.add(q.facts + conds)
         answered = dump.query("claim", s.assertions())
-        r = s.check()
-        answered(r)
-        if r == z3.unknown:
-            return Verdict(claim.id, "unknown", claim.expect, method, f"Z3 gave up at depth {depth}: {s.reason_unknown()}",
+        got = race.check(s, left, q._translator())
+        answered(got.result)
+        if got.result == z3.unknown:
+            return Verdict(claim.id, "unknown", claim.expect, method, f"no engine answered at depth {depth}: {got.reason}",
                            covered={"steps": depth - 1})
-        if r == z3.sat:
-            mod = s.model()
+        if got.result == z3.sat:
+            mod = got.model
             states = [sym.decode(mod) for sym in q.syms]
             args = [a.decode(mod) for a in q.arg_syms]
             ca = args[0]

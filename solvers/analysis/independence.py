@@ -44,7 +44,7 @@ def check(game, claim, timeout, verdict):
         elif r == "sat":
             return verdict("fails", method, found[0], found[1])
     if gave_up:
-        return verdict("unknown", method, f"Z3 gave up on {'; '.join(gave_up)}", None)
+        return verdict("unknown", method, f"no engine answered in time on {'; '.join(gave_up)}", None)
     n = len(_items(game, claim))
     return verdict("holds", method, f"none of {n} rules and actions depends on {', '.join(sorted(of))}: "
                    f"{n - len(readers)} never read them, {len(readers)} proved independent (UNSAT)", None)

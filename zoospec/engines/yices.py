@@ -196,10 +196,16 @@ class YicesSolver:
         self._model = None
         self._core: list = []
         self._reason = ""
+        self._halt = threading.Event()  # stop(): this solver's checks, now and later, end unknown
+        self._stop_lock = threading.Lock()
+
+    def stop(self):
+        """Stop the check under way, and any later one, from another thread (a race lost)."""
+        self._halt.set()
 
     def set(self, key, value=None):
         if key == "timeout":
-            self.timeout = value / 1000.0
+            self.timeout = None if value is None else value / 1000.0
         # other Z3 settings (rlimit, random seeds) have no Yices counterpart: the timeout bounds it
 
     def add(self, *terms):
@@ -215,6 +221,9 @@ class YicesSolver:
         flat = [a for x in assumptions for a in (x if isinstance(x, (list, tuple)) else [x])]
         ys = [self.tr(a) for a in flat]
         self._model, self._core, self._reason = None, [], ""
+        if self._halt.is_set():
+            self._reason = "stopped"
+            return z3.unknown
         cfg = lib.yices_new_config()
         lib.yices_default_config_for_logic(cfg, self.logic)
         lib.yices_set_config(cfg, b"mode", b"one-shot")  # one check per context: every simplification on
@@ -241,24 +250,24 @@ class YicesSolver:
             lib.yices_free_context(ctx)
 
     def _search(self, ctx, ys) -> int:
-        """One check, stopped from a timer thread when the timeout runs out."""
-        lib, done, lock = self.tr.lib, [False], threading.Lock()
+        """One check, stopped when the timeout runs out or stop() is called from another thread."""
+        lib, finished = self.tr.lib, threading.Event()
+        if self.timeout is not None and self.timeout <= 0:
+            return Y.STATUS_INTERRUPTED
+        end = None if self.timeout is None else time.monotonic() + self.timeout
 
-        def stop():
+        def watch():
+            while not (self._halt.is_set() or (end is not None and time.monotonic() >= end)):
+                if finished.wait(0.05):
+                    return
             # a stop that comes while Yices still simplifies (before its search) is ignored by
             # Yices, so it is sent again until the check returns
             while True:
-                with lock:
-                    if done[0]:
-                        return
-                    lib.yices_stop_search(ctx)
-                time.sleep(0.05)
-        timer = threading.Timer(self.timeout, stop) if self.timeout is not None else None
-        if timer is not None:
-            if self.timeout <= 0:
-                return Y.STATUS_INTERRUPTED
-            timer.daemon = True
-            timer.start()
+                self._stop_now(ctx, finished)
+                if finished.wait(0.05):
+                    return
+        watcher = threading.Thread(target=watch, daemon=True, name="yices-stop")
+        watcher.start()
         params = None
         if _SEED:  # the context's own defaults, with another seed
             params = lib.yices_new_param_record()
@@ -269,12 +278,16 @@ class YicesSolver:
                 return lib.yices_check_context_with_assumptions(ctx, params, len(ys), Y.array(ys))
             return lib.yices_check_context(ctx, params)
         finally:
-            with lock:
-                done[0] = True
-            if timer is not None:
-                timer.cancel()
+            with self._stop_lock:
+                finished.set()
+            watcher.join()
             if params:
                 lib.yices_free_param_record(params)
+
+    def _stop_now(self, ctx, finished):
+        with self._stop_lock:  # never on a context the check has finished with (it is freed next)
+            if not finished.is_set():
+                self.tr.lib.yices_stop_search(ctx)
 
     def _read_core(self, ctx, ys, flat) -> list:
         if not ys:

@@ -1,0 +1,87 @@
+"""Z3 and Yices asked the same question at once, on the two cores; the first answer is taken.
+
+Neither engine is faster everywhere on our questions (docs/performance.md): on Zooloretto's
+`zlr.claim.round-ends` Yices finds in 0.02-1.7 s the models Z3 did not find in 60 s, while the
+UNSAT answers Z3 gives there take Yices longer than 60 s. So for the questions the analyses ask
+(claims, ambiguities, dead ends, fixtures), Z3 checks in the calling thread while Yices checks
+the same terms, translated beforehand, in a second one; whichever answers sat or unsat first
+stops the other (Z3 through its context's interrupt, which is meant to be called from another
+thread; Yices through its stop flag).
+
+Yices joins only after `DELAY` seconds: most questions take Z3 milliseconds, and there a second
+engine would only cost. The Z3 answer keeps its meaning: unknown only when neither engine has an
+answer in time. A Yices model is read as Z3 constants (engines/yices.py), and the caller decodes
+and certifies it exactly as it does Z3's.
+"""
+from __future__ import annotations
+
+import threading
+
+import z3
+
+from . import engine_choice, yices
+from .yices_lib import YicesError
+
+# Seconds Z3 has the question alone before Yices joins in.
+DELAY = 1.0
+
+
+class Raced:
+    """The answer of one raced check: which engine gave it, and its model when sat."""
+
+    def __init__(self, result, engine: str, model=None, reason: str = ""):
+        self.result, self.engine, self.model, self.reason = result, engine, model, reason
+
+
+def check(s, seconds: float | None, translator=None, delay: float = DELAY) -> Raced:
+    """Z3's solver `s` (its assertions as they stand) asked within `seconds`, Yices joining
+    after `delay` where it is installed, on, and can hold the terms."""
+    ys = _yices_twin(s, translator) if seconds is None or seconds > delay else None
+    if seconds is not None:
+        s.set("timeout", max(1, int(seconds * 1000)))
+    if ys is None:
+        return _z3_only(s)
+    done, got = threading.Event(), {}
+
+    def run():
+        if done.wait(delay):
+            return  # Z3 answered before Yices was needed
+        ys.set("timeout", None if seconds is None else max(0.001, seconds - delay) * 1000)
+        r = ys.check()
+        got["r"] = r
+        if r in (z3.sat, z3.unsat) and not done.is_set():
+            s.ctx.interrupt()
+
+    worker = threading.Thread(target=run, daemon=True, name="yices-race")
+    worker.start()
+    r = s.check()
+    done.set()
+    if r in (z3.sat, z3.unsat):
+        ys.stop()
+        worker.join()
+        return Raced(r, "z3", s.model() if r == z3.sat else None)
+    worker.join()
+    y = got.get("r")
+    if y == z3.sat:
+        return Raced(y, "yices", ys.model())
+    if y == z3.unsat:
+        return Raced(y, "yices")
+    return Raced(z3.unknown, "z3", reason=s.reason_unknown())
+
+
+def _z3_only(s) -> Raced:
+    r = s.check()
+    return Raced(r, "z3", s.model() if r == z3.sat else None, s.reason_unknown() if r == z3.unknown else "")
+
+
+def _yices_twin(s, translator):
+    """A Yices solver holding s's assertions, or None where Yices is not to be asked."""
+    if engine_choice() == "z3" or not yices.available():
+        return None
+    ys = yices.YicesSolver(tr=translator)
+    try:
+        ys.add(list(s.assertions()))
+    except (yices.Untranslatable, YicesError):
+        return None
+    return ys
+
