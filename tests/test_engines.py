@@ -178,8 +178,9 @@ class _Stalling:
 
 
 @pytest.mark.parametrize("terms, answer", [([X > 3, X < 6, X != 4], z3.sat), ([X > 3, X < 4], z3.unsat)])
-def test_the_race_takes_yices_answer_and_interrupts_z3(terms, answer):
+def test_the_race_takes_yices_answer_and_interrupts_z3(terms, answer, monkeypatch):
     """engines/race.py: Z3 stalls; Yices answers, and Z3's check is interrupted at once."""
+    monkeypatch.setenv("ZOOSPEC_RACE", "on")
     s = _Stalling(terms)
     start = time.monotonic()
     got = race.check(s, 20, delay=0)
@@ -188,16 +189,20 @@ def test_the_race_takes_yices_answer_and_interrupts_z3(terms, answer):
         assert got.model.eval(X).as_long() == 5
 
 
-def test_the_race_keeps_z3_answer_when_it_comes_first_and_yices_never_starts():
+def test_the_race_keeps_z3_answer_when_it_comes_first_and_yices_never_starts(monkeypatch):
+    monkeypatch.setenv("ZOOSPEC_RACE", "on")
     s = z3.Solver()
     s.add(X > 3, X < 6, X != 4)
     got = race.check(s, 20, delay=5)
     assert (got.result, got.engine, got.model.eval(X).as_long()) == (z3.sat, "z3", 5)
 
 
-def test_the_race_is_z3_alone_when_asked(monkeypatch):
-    """ZOOSPEC_ENGINE=z3: Yices is not asked, so a stalling Z3 is unknown, with its reason."""
-    monkeypatch.setenv("ZOOSPEC_ENGINE", "z3")
+@pytest.mark.parametrize("variable, value", [("ZOOSPEC_ENGINE", "z3"), ("ZOOSPEC_RACE", "off")])
+def test_the_race_is_z3_alone_when_asked(variable, value, monkeypatch):
+    """ZOOSPEC_ENGINE=z3 or ZOOSPEC_RACE=off: Yices is not asked, so a stalling Z3 is unknown,
+    with its reason."""
+    monkeypatch.setenv("ZOOSPEC_RACE", "on")
+    monkeypatch.setenv(variable, value)
     got = race.check(_Stalling([X > 3], stall=0.2), 20, delay=0)
     assert (got.result, got.engine, got.reason) == (z3.unknown, "z3", "timeout")
 

@@ -9,12 +9,14 @@ stops the other (Z3 through its context's interrupt, which is meant to be called
 thread; Yices through its stop flag).
 
 Yices joins only after `DELAY` seconds: most questions take Z3 milliseconds, and there a second
-engine would only cost. The Z3 answer keeps its meaning: unknown only when neither engine has an
+engine would only cost. ZOOSPEC_RACE=off asks Z3 alone here, for runs that already keep every core
+busy with processes of their own (the test suite's workers). The Z3 answer keeps its meaning: unknown only when neither engine has an
 answer in time. A Yices model is read as Z3 constants (engines/yices.py), and the caller decodes
 and certifies it exactly as it does Z3's.
 """
 from __future__ import annotations
 
+import os
 import threading
 
 import z3
@@ -74,9 +76,15 @@ def _z3_only(s) -> Raced:
     return Raced(r, "z3", s.model() if r == z3.sat else None, s.reason_unknown() if r == z3.unknown else "")
 
 
+def racing() -> bool:
+    """Whether Yices races Z3 here: installed, not turned off (ZOOSPEC_ENGINE=z3, ZOOSPEC_RACE=off)."""
+    off = os.environ.get("ZOOSPEC_RACE", "on").strip().lower() in ("off", "0", "no")
+    return not off and engine_choice() != "z3" and yices.available()
+
+
 def _yices_twin(s, translator):
     """A Yices solver holding s's assertions, or None where Yices is not to be asked."""
-    if engine_choice() == "z3" or not yices.available():
+    if not racing():
         return None
     ys = yices.YicesSolver(tr=translator)
     try:
