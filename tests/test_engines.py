@@ -213,3 +213,13 @@ def test_a_stopped_yices_check_is_unknown():
     ys.add(X > 3)
     ys.stop()
     assert ys.check() == z3.unknown
+
+
+def test_a_question_yices_refuses_leaves_the_race_to_z3(monkeypatch):
+    """A product of two unknowns translates but Yices' linear context refuses it when asserted: the
+    race goes on with Z3 alone, and nothing escapes the Yices thread (no traceback on stderr)."""
+    monkeypatch.setenv("ZOOSPEC_RACE", "on")
+    escaped = []
+    monkeypatch.setattr(threading, "excepthook", escaped.append)
+    got = race.check(_Stalling([X * z3.Int("y") > 2], stall=0.5), 20, delay=0)
+    assert (got.result, got.engine) == (z3.unknown, "z3") and escaped == []

@@ -49,7 +49,10 @@ def check(s, seconds: float | None, translator=None, delay: float = DELAY) -> Ra
         if done.wait(delay):
             return  # Z3 answered before Yices was needed
         ys.set("timeout", None if seconds is None else max(0.001, seconds - delay) * 1000)
-        r = ys.check()
+        try:
+            r = ys.check()
+        except YicesError:  # e.g. a product of two unknowns, which Yices' linear context refuses
+            r = z3.unknown
         got["r"] = r
         if r in (z3.sat, z3.unsat) and not done.is_set():
             s.ctx.interrupt()
