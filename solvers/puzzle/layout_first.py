@@ -19,6 +19,7 @@ import time
 
 import z3
 
+from zoospec.engines import yices_on
 from zoospec.ir.types import MapT
 from zoospec.smt.values import leaves
 
@@ -48,7 +49,7 @@ class LayoutSearch:
         # With Yices, each layout is asked with its pins as assumptions and a refutation blocks
         # only the pins in its unsat core (ADR 0026); with Z3 alone (no core from its tactic
         # solver) a refutation is widened by asking again without parts of it.
-        self.cores = prob.asks_yices()
+        self.cores = yices_on()
         say("each layout asked of " + ("Yices; a refutation blocks the pins in its unsat core" if self.cores
                                        else "Z3; a refutation is widened where the puzzle allows"))
 

@@ -28,9 +28,8 @@ from pathlib import Path
 import z3
 
 from zoospec.backends.z3 import ZCtx
-from zoospec.engines import YicesThenZ3, dump, engine_choice
-from zoospec.engines.yices import Translator as YicesTranslator, Untranslatable, YicesSolver, available as yices_available
-from zoospec.engines.yices_lib import YicesError
+from zoospec.engines import YicesThenZ3, dump, yices_on, yices_solver
+from zoospec.engines.yices import Translator as YicesTranslator, available as yices_available
 from zoospec.errors import InternalError, StateError
 from zoospec.front.yamlload import load_file
 from zoospec.ir.types import MapT
@@ -246,24 +245,15 @@ class _Problem:
         s.set("timeout", max(1, int((deadline - time.monotonic()) * 1000)))
         return s
 
-    def asks_yices(self) -> bool:
-        """Whether Yices is installed and not turned off (ZOOSPEC_ENGINE=z3)."""
-        return engine_choice() != "z3" and yices_available()
-
     def yices_solver(self, *extra):
         """A Yices solver holding the whole record (deal, finished, every invariant) and `extra`,
         for questions asked with assumptions whose unsat core the caller reads (the layout-first
         loop); None where Yices is not installed, turned off, or cannot hold the record."""
-        if not self.asks_yices():
+        if not yices_on():
             return None
         if self._translator is None:
             self._translator = YicesTranslator()
-        s = YicesSolver(tr=self._translator)
-        try:
-            s.add(self.q.facts, self.hard, self.rules, list(extra))
-        except (Untranslatable, YicesError):
-            return None
-        return s
+        return yices_solver([self.q.facts, self.hard, self.rules, list(extra)], self._translator)
 
     def check(self, s, deadline, *extra, refine=True):
         """sat only with a model whose every cut keeps every rule (broken cuts are added to s

@@ -27,17 +27,34 @@ def engine_choice() -> str:
     return "z3" if os.environ.get("ZOOSPEC_ENGINE", "auto").strip().lower() == "z3" else "auto"
 
 
+def yices_on() -> bool:
+    """Whether Yices is to be asked: installed, and not turned off by ZOOSPEC_ENGINE=z3."""
+    return engine_choice() != "z3" and yices.available()
+
+
+def yices_solver(asked: list, translator=None):
+    """A Yices solver holding the conjunction `asked`, or None where Yices is off or cannot hold a
+    term of it (a quantifier, a function). `translator`: the caller's own, instead of the process's."""
+    if not yices_on():
+        return None
+    s = yices.YicesSolver(tr=translator)
+    try:
+        s.add(asked)
+    except (yices.Untranslatable, yices.Y.YicesError):
+        return None
+    return s
+
+
 def yices_first(asked: list, seconds: float = YICES_SECONDS, assumptions=(), translator=None):
     """(answer, solver) from Yices for the conjunction `asked` — sat or unsat — or None where
     Yices cannot give one (not installed, turned off, a term it cannot hold or a question outside
     linear arithmetic, out of time). `translator`: a translator of the caller's own instead of the
     process's (see YicesThenZ3)."""
-    if engine_choice() == "z3" or not yices.available():
+    s = yices_solver(asked, translator)
+    if s is None:
         return None
-    s = yices.YicesSolver(tr=translator)
     s.set("timeout", seconds * 1000)
     try:
-        s.add(asked)
         r = s.check(*assumptions)
     except (yices.Untranslatable, yices.Y.YicesError):  # e.g. a product of two unknowns: not linear
         return None

@@ -21,7 +21,7 @@ import threading
 
 import z3
 
-from . import engine_choice, yices
+from . import yices_on, yices_solver
 from .yices_lib import YicesError
 
 # Seconds Z3 has the question alone before Yices joins in.
@@ -82,17 +82,9 @@ def _z3_only(s) -> Raced:
 def racing() -> bool:
     """Whether Yices races Z3 here: installed, not turned off (ZOOSPEC_ENGINE=z3, ZOOSPEC_RACE=off)."""
     off = os.environ.get("ZOOSPEC_RACE", "on").strip().lower() in ("off", "0", "no")
-    return not off and engine_choice() != "z3" and yices.available()
+    return not off and yices_on()
 
 
 def _yices_twin(s, translator):
     """A Yices solver holding s's assertions, or None where Yices is not to be asked."""
-    if not racing():
-        return None
-    ys = yices.YicesSolver(tr=translator)
-    try:
-        ys.add(list(s.assertions()))
-    except (yices.Untranslatable, YicesError):
-        return None
-    return ys
-
+    return yices_solver(list(s.assertions()), translator) if racing() else None
