@@ -14,7 +14,7 @@ from zoospec.backends.pygen import GenCompiler
 from zoospec.backends.python import MEMO, PyCompiler
 from zoospec.cli.main import main
 from zoospec.errors import SpecError, Undefined
-from zoospec.ir.types import BOOL, AtomT
+from zoospec.ir.types import BOOL, INT, AtomT, SetT
 
 OPS = str(ROOT / "tests" / "specs" / "ops.yaml")
 CANARY = "/tmp/zoospec-pygen-canary"
@@ -121,3 +121,67 @@ def test_show_python_prints_the_generated_source_of_a_rule(capsys, monkeypatch):
     assert out.startswith("def f") and "st['n']" in out and "return" in out
     assert main(["rules", OPS, "--show-python", "no.such.rule"]) == 2
     assert "no rule 'no.such.rule' with a body, action or define" in capsys.readouterr().err
+
+
+# -- a value met twice is worked out once, and only where its first working is sure to have run
+_X, _FLAG = ir.Local("x", INT), ir.StateVar("flag", BOOL)
+_HALF = {"half": (["n"], ir.Arith("//", ir.Lit(10, INT), ir.Local("n", INT), INT))}  # undefined at 0
+
+
+def _half(arg=_X):
+    return ir.Call("half", (arg,), INT)
+
+
+def _plus(a, b):
+    return ir.Arith("+", a, b, INT)
+
+
+def _sum_over(var, items, elt):
+    clause = ir.Clause(var, ir.Lit(frozenset(items), SetT(INT)), ())
+    return ir.Agg("sum", elt, (clause,), INT)
+
+
+SHARING = {
+    # half(x) + half(x) * 2: one call, its value read again
+    "twice": (_plus(_half(), ir.Arith("*", _half(), ir.Lit(2, INT), INT)), {"x": 5}, True, 6),
+    "twice, undefined": (_plus(_half(), _half()), {"x": 0}, True, ("undefined", "division by zero")),
+    # half(x) + sum(half(x) for x in {1, 2}): the inner x is another x
+    "shadowed": (_plus(_half(), _sum_over("x", {1, 2}, _half())), {"x": 5}, True, 17),
+    # (flag and half(x) > 1) or half(x) == 5: the first call does not run when flag is false
+    "after an and": (ir.Or((ir.And((_FLAG, ir.Compare("<", ir.Lit(1, INT), _half(), BOOL)), BOOL),
+                            ir.Compare("==", _half(), ir.Lit(5, INT), BOOL)), BOOL), {"x": 2}, False, True),
+    # (half(x) if flag else 0) + half(x): nor in the branch not taken
+    "after an if": (_plus(ir.Ite(_FLAG, _half(), ir.Lit(0, INT), INT), _half()), {"x": 5}, False, 2),
+    # not flag -> half(x) == 2, then half(x) again
+    "after an implies": (ir.And((ir.Implies(ir.Not(_FLAG, BOOL), ir.Compare("==", _half(), ir.Lit(2, INT), BOOL), BOOL),
+                                 ir.Compare("==", _half(), ir.Lit(2, INT), BOOL)), BOOL), {"x": 5}, True, True),
+    # sum(half(x) for y in {}) + half(x): worked inside a comprehension (here never), not bound outside it
+    "after a comprehension": (_plus(_sum_over("y", set(), _half()), _half()), {"x": 5}, True, 2),
+    # half(x) + sum(half(x) + y for y in {1, 2}): read inside the comprehension, bound before it
+    "read in a comprehension": (_plus(_half(), _sum_over("y", {1, 2}, _plus(_half(), ir.Local("y", INT)))), {"x": 5}, True, 9),
+}
+
+
+@pytest.mark.parametrize("case", list(SHARING))
+def test_a_shared_value_is_the_closures_value_on_every_path(case):
+    """Each body, generated and as closures, on a state where a wrongly shared value would be
+    unbound (NameError), stale (the outer x for the inner one) or undefined where it is not."""
+    body, env, flag, expected = SHARING[case]
+    out = []
+    for comp in (GenCompiler(None, _HALF, {}), PyCompiler(None, _HALF, {})):
+        try:
+            out.append(comp.compile(body)({"flag": flag}, {**env, MEMO: {}}))
+        except Undefined as u:
+            out.append(("undefined", u.reason))
+    assert out == [expected, expected]
+
+
+def test_a_repeated_call_is_written_once_and_read_from_a_local():
+    gen = GenCompiler(None, _HALF, {})
+    body = SHARING["twice"][0]
+    top = gen.source(body).split("\n\n")[0]
+    fn = gen._defs["half"]
+    assert top.count(f"{fn}(") == 1 and f":= {fn}(" in top
+    # a branch's call is not read after the branch: two calls
+    top = gen.source(SHARING["after an if"][0]).split("\n\n")[0]
+    assert top.count(f"{fn}(") == 2 and ":=" not in top

@@ -4,8 +4,9 @@ The closures of backends/python.py pay a call, an `env` lookup and an indirectio
 node; here an expression is written out as one Python expression instead — generators become list
 comprehensions over Python locals, defines real functions with positional arguments and their own
 memo wrapper, sub-expressions that read nothing are worked out once and passed in as constants,
-and a membership test against a set the generator does not change works the set out once per
-generator. Values and undefinedness are exactly the closures' (tests/test_pygen.py and the forward
+a membership test against a set the generator does not change works the set out once per
+generator, and a define call, built-in, lookup or generator met again where its first working is
+sure to have run (not past a branch, not out of a comprehension) is read from a local. Values and undefinedness are exactly the closures' (tests/test_pygen.py and the forward
 agreement tests compare the two on every body of every spec); `can(...)` and `after` keep their
 closure drivers, whose parts are generated.
 
@@ -19,6 +20,8 @@ from __future__ import annotations
 
 import builtins
 import operator
+import re
+from contextlib import contextmanager
 
 from .. import ir
 from ..builtins.base import REGISTRY
@@ -97,6 +100,10 @@ _HELPERS = {"_ix": _ix, "_div": _div, "_mod": _mod, "_the": _the, "_min_or": _mi
 
 # what may be worked out once, when the expression is compiled: no state, no variable, no call
 _READS = (ir.StateVar, ir.Local, ir.Call, ir.Can, ir.After)
+# a sub-expression of these kinds met again where its first value is sure to have been worked out
+# is read from a local instead (`w3`): a repeated define call, built-in, lookup or generator
+_SHARED = (ir.Call, ir.Builtin, ir.Index, ir.Agg, ir.The)
+_LET = re.compile("\0(w[0-9]+)\0")  # where a shared value is bound; NUL never appears in a repr
 # the closures give a strict True/False for these (moves.py asks `is True`)
 _STRICT = (ir.Compare, ir.Not, ir.And, ir.Or, ir.Member, ir.Can)
 
@@ -110,6 +117,30 @@ class _Scope:
 
     def bind(self, name: str, py: str) -> "_Scope":
         return _Scope(self.top, {**self.names, name: py})
+
+
+class _Frame:
+    """The values a function being written has bound to locals (`w3 := ...`) where every later
+    read is sure to run after them; a binding nobody reads again is written as plain code."""
+
+    def __init__(self):
+        self.bound: dict = {}  # share key -> local
+        self.read: set[str] = set()  # locals read again
+        self.binds = True  # False inside a lambda or a comprehension
+
+    def use(self, key) -> str:
+        local = self.bound[key]
+        self.read.add(local)
+        return local
+
+    def bind(self, key, text: str, local: str) -> str:
+        if not self.binds:
+            return text
+        self.bound[key] = local
+        return f"(\0{local}\0{text})"
+
+    def finish(self, text: str) -> str:
+        return _LET.sub(lambda m: f"{m[1]} := " if m[1] in self.read else "", text)
 
 
 class GenCompiler(PyCompiler):
@@ -126,7 +157,9 @@ class GenCompiler(PyCompiler):
         self.sources: dict[str, str] = {}  # made function name -> its source
         self._calls: dict[str, list[str]] = {}  # made function name -> defines its source calls
         self._made: dict[int, tuple] = {}  # id(expr) -> (function name, expr kept alive)
+        self._names: dict[int, tuple] = {}  # id(expr) -> (the names it reads, or None; expr kept alive)
         self._calling: list[str] = []  # the made functions the source being written calls
+        self._frame = _Frame()  # the values the function being written has bound so far
 
     # -- the public side: one function per expression
     def compile(self, e: ir.Expr):
@@ -154,7 +187,8 @@ class GenCompiler(PyCompiler):
         name, outer = self._fresh("f"), self._calling
         self._calling = []
         try:
-            body = self._x(e, _Scope(top=True))
+            with self._new_frame() as frame:
+                body = frame.finish(self._x(e, _Scope(top=True)))
             memo = "    memo = env.get(%r)\n" % MEMO if "memo" in body else ""
             self._define(name, f"def {name}(st, env):\n{memo}    return {body}\n")
         finally:
@@ -187,10 +221,64 @@ class GenCompiler(PyCompiler):
                 return self._const(PyCompiler(self.domains).compile(e)({}, {}))
             except Exception:  # noqa: BLE001 — undefined (or failing) on every state: left to run, to fail there alike
                 pass
+        key = self._share_key(e, sc)
+        if key is not None and key in self._frame.bound:
+            return self._frame.use(key)
         h = getattr(self, "g_" + type(e).__name__, None)
         if h is None:  # a node kept as a closure driver
             return self._driven(e, sc)
-        return h(e, sc)
+        text = h(e, sc)
+        return self._frame.bind(key, text, self._fresh("w")) if key is not None else text
+
+    def _share_key(self, e, sc):
+        """What makes two sub-expressions one value: the same IR (locations aside) with every name
+        in it bound alike here; None where it is not worth sharing or cannot be (a closure driver
+        inside, a constant that is no dictionary key)."""
+        if not isinstance(e, _SHARED) or (isinstance(e, ir.Call) and not e.args):
+            return None
+        names = self._names.get(id(e))
+        if names is None:
+            nodes = list(ir.walk(e))
+            if any(isinstance(n, (ir.Can, ir.After)) for n in nodes):
+                names = self._names[id(e)] = (None, e)
+            else:
+                names = self._names[id(e)] = (sorted({n.name for n in nodes if isinstance(n, ir.Local)}), e)
+        if names[0] is None:
+            return None
+        key = (e, tuple(sc.names.get(n, sc.top) for n in names[0]))
+        try:
+            hash(key)
+        except TypeError:
+            return None
+        return key
+
+    @contextmanager
+    def _new_frame(self):
+        outer, self._frame = self._frame, _Frame()
+        try:
+            yield self._frame
+        finally:
+            self._frame = outer
+
+    @contextmanager
+    def _branch(self):
+        """Code run only on some paths (the right of `and`/`or`, a branch of `if`): what is bound
+        there is not sure to be bound after it."""
+        kept = dict(self._frame.bound)
+        try:
+            yield
+        finally:
+            self._frame.bound = kept
+
+    @contextmanager
+    def _nested(self):
+        """Code inside a lambda or a comprehension: it may read the values bound so far, but what
+        it binds would live in another scope (or is not allowed there), so it binds nothing."""
+        was, self._frame.binds = self._frame.binds, False
+        try:
+            yield
+        finally:
+            self._frame.binds = was
 
     def _is_pure(self, e) -> bool:
         hit = self._pure.get(id(e))
@@ -237,7 +325,10 @@ class GenCompiler(PyCompiler):
     def _junction(self, e, sc, word):
         if not e.args:
             return "(True)" if word == "and" else "(False)"
-        out = f"({f' {word} '.join(self._x(a, sc) for a in e.args)})"
+        first = self._x(e.args[0], sc)
+        with self._branch():
+            rest = [self._x(a, sc) for a in e.args[1:]]
+        out = f"({f' {word} '.join([first, *rest])})"
         return out if all(self._strict(a) for a in e.args) else f"bool{out}"
 
     def g_And(self, e, sc):
@@ -247,7 +338,9 @@ class GenCompiler(PyCompiler):
         return self._junction(e, sc, "or")
 
     def g_Implies(self, e, sc):
-        return f"((not {self._x(e.left, sc)}) or {self._x(e.right, sc)})"
+        left = self._x(e.left, sc)
+        with self._branch():
+            return f"((not {left}) or {self._x(e.right, sc)})"
 
     def g_Arith(self, e, sc):
         a, b = self._x(e.left, sc), self._x(e.right, sc)
@@ -265,7 +358,12 @@ class GenCompiler(PyCompiler):
         return f"{'min' if e.op == 'min' else 'max'}(({''.join(self._x(a, sc) + ', ' for a in e.args)}))"
 
     def g_Ite(self, e, sc):
-        return f"({self._x(e.then, sc)} if {self._x(e.cond, sc)} else {self._x(e.orelse, sc)})"
+        cond = self._x(e.cond, sc)  # run first, so written first
+        with self._branch():
+            then = self._x(e.then, sc)
+        with self._branch():
+            orelse = self._x(e.orelse, sc)
+        return f"({then} if {cond} else {orelse})"
 
     def _loops(self, clauses, sc) -> tuple[str, _Scope]:
         """`for v in source if cond ...` for each clause, and the scope inside them."""
@@ -281,7 +379,26 @@ class GenCompiler(PyCompiler):
         (first, *more) = e.clauses
         if (held is not None and e.op in ("all", "any") and not more and not first.conds
                 and isinstance(held.elem, ir.Local) and held.elem.name == first.var):  # all(x in S for x in xs)
-            return f"_{e.op}_in({self._x(first.source, sc)}, lambda: {self._x(held.set, sc)})"
+            return self._subset_test(e.op, first.source, held.set, sc)
+        with self._nested():
+            return self._comprehension(e, held, sc)
+
+    def _subset_test(self, op, xs, s, sc):
+        """all(x in S for x in xs) as one `issuperset` (any: `isdisjoint`), S worked out only when
+        xs has an element: inline where this function may bind xs to a local, else by a helper."""
+        xs_text = self._x(xs, sc)
+        if not self._frame.binds:
+            with self._nested():
+                return f"_{op}_in({xs_text}, lambda: {self._x(s, sc)})"
+        held = xs_text if xs_text.isidentifier() else self._fresh("w")
+        bind = "" if held == xs_text else f"{held} := "
+        with self._branch():
+            s_text = self._x(s, sc)
+        if op == "all":
+            return f"(not ({bind}{xs_text}) or frozenset({s_text}).issuperset({held}))"
+        return f"(bool({bind}{xs_text}) and not frozenset({s_text}).isdisjoint({held}))"
+
+    def _comprehension(self, e, held, sc):
         if held is not None:  # the set is worked out once, when the first element reaches it
             h = self._fresh("h")
             loops, inner = self._loops(e.clauses, sc)
@@ -301,8 +418,9 @@ class GenCompiler(PyCompiler):
         return f"_{e.op}_or({vals}, lambda: {default})"
 
     def g_The(self, e, sc):
-        loops, inner = self._loops(e.clauses, sc)
-        return f"_the([{self._x(e.elt, inner)} {loops}], {self._const(e.loc)})"
+        with self._nested():
+            loops, inner = self._loops(e.clauses, sc)
+            return f"_the([{self._x(e.elt, inner)} {loops}], {self._const(e.loc)})"
 
     def g_Member(self, e, sc):
         return f"({self._x(e.elem, sc)} in {self._x(e.set, sc)})"
@@ -346,7 +464,8 @@ class GenCompiler(PyCompiler):
         self._calling = []
         args = [f"p{n}_{i}" for i in range(len(params))]
         try:
-            text = self._x(body, _Scope(top=False, names=dict(zip(params, args))))
+            with self._new_frame() as frame:
+                text = frame.finish(self._x(body, _Scope(top=False, names=dict(zip(params, args)))))
             self._define(d, f"def {d}(st, memo, {', '.join(args)}):\n    return {text}\n")
         except (RecursionError, SyntaxError, MemoryError):  # too deep for the parser: the closure
             self._ns[f"b{n}"] = PyCompiler.compile(self, body)
