@@ -67,6 +67,23 @@ def test_the_page_holds_every_game_claim_and_reading_of_the_json(report):
     assert rows == GAMES
 
 
+def test_gaps_dead_ends_and_switched_off_actions_are_shown_with_their_states(report):
+    """Each gap, dead end, dead action and switched-off action of report.json has its place on the
+    page, and those with a witness state have it drawn (the switched-off one under its switch)."""
+    data = json.loads((report / "report.json").read_text())
+    loose = {(f["kind"], f["subject"]) for q in data["questions"] for f in q["answer"].get("findings", [])
+             if f["kind"] in ("gap", "dead-end", "dead-action", "switched-off")}
+    assert {("gap", "planted.crown"), ("dead-end", "planted"), ("dead-action", "planted.never"),
+            ("switched-off", "planted.bonus")} <= loose
+    text = (report / "index.html").read_text()
+    page = Elements()
+    page.feed(text)
+    shown = {(a["data-kind"], a["data-subject"]) for t, a in page.found if t == "div" and "data-kind" in a}
+    assert shown == loose
+    switched = text[text.index("data-subject='planted.bonus'"):]
+    assert "<svg" in switched[:switched.index("</div></div>") + 1] and "could not be read back" not in text
+
+
 def _dom(url: str) -> str:
     r = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", url],
                        capture_output=True, text=True, timeout=60)

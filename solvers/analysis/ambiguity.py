@@ -24,7 +24,7 @@ import z3
 
 from zoospec import ir
 from zoospec.backends.z3 import zequal
-from zoospec.errors import Undefined
+from zoospec.errors import SpecError, Undefined
 
 from ..symbolic import UNDEFINED, Query, confirm, py_ended, py_has_move, py_value, python_invariants_hold
 from ..traces import Trace
@@ -34,7 +34,7 @@ from .shrink import shrink
 
 @dataclass
 class Finding:
-    kind: str          # readings-differ | readings-agree | gap | dead-end | dead-action | unknown
+    kind: str          # readings-differ | readings-agree | gap | dead-end | dead-action | switched-off | unknown
     subject: str       # reading, rule or action id
     cite: object       # the rulebook sentence behind it
     message: str
@@ -44,7 +44,7 @@ class Finding:
 
     @property
     def is_problem(self) -> bool:
-        return self.kind in ("readings-differ", "gap", "dead-end", "dead-action")
+        return self.kind in ("readings-differ", "gap", "dead-end", "dead-action")  # not switched-off
 
 
 def find_all(game, timeout: float | None = 30.0, progress=None) -> list[Finding]:
@@ -255,6 +255,42 @@ def gaps(game, timeout) -> list[Finding]:
 
 # ------------------------------------------------------------------ 3. dead ends and dead actions
 
+def _legal_somewhere(game, action: str, timeout):
+    """('sat', model) when some state satisfying the invariants allows `action` with some arguments."""
+    q = Query(game, 1, timeout)
+    args, _ = q.args(game.actions[action].params)
+    return q.solve_invariant(0, q.holds(game.legal_expr(action), 0, args))
+
+
+def _switched_on(game, action: str, timeout, switched: dict):
+    """For an action legal nowhere: the switches, off here, that make it legal somewhere — each one
+    alone (with those it needs) first, then all of them — and a state where it is, checked in
+    Python; None when no switch does (or the game has none off)."""
+    off = [s for s, on in game.switches.items() if not on]
+    tries = [game.switches_for(s) for s in off] + ([dict.fromkeys(off, True)] if len(off) > 1 else [])
+    for on in tries:
+        key = tuple(sorted(on))
+        if key not in switched:
+            try:
+                switched[key] = game.with_readings({}, on)
+            except SpecError:  # switches that cannot be on together
+                switched[key] = None
+        g = switched[key]
+        if g is None:
+            continue
+        r, m = _legal_somewhere(g, action, timeout)
+        if r == "sat":
+            state, args = m.states[0], m.args[0]
+
+            def keeps(s, g=g, args=args):
+                return python_invariants_hold(g, s) and g.legal(s, action, args)
+            confirm(keeps(state), f"{action} switched on")
+            state = shrink(state, g.state_types, g.domains, keeps)
+            msg = f"{action} is legal here with {' and '.join(key)} on"
+            return list(key), Trace(g, [state], [], args, {"finding": msg})
+    return None
+
+
 def dead_ends(game, timeout) -> list[Finding]:
     out = []
     t0 = time.monotonic()
@@ -273,13 +309,19 @@ def dead_ends(game, timeout) -> list[Finding]:
                            seconds=round(time.monotonic() - t0, 3)))
     elif r == "unknown":
         out.append(Finding("unknown", game.id, None, f"dead ends: no engine answered in time ({m})"))
+    switched: dict = {}  # the game under each set of switches tried, loaded once
     for a in game.actions.values():
-        q = Query(game, 1, timeout)
-        args, _ = q.args(a.params)
-        r, m = q.solve_invariant(0, q.holds(game.legal_expr(a.id), 0, args))
+        r, m = _legal_somewhere(game, a.id, timeout)
         if r == "unsat":
-            out.append(Finding("dead-action", a.id, a.cite,
-                               f"action {a.id} is legal in no state satisfying the invariants (UNSAT)", loc=a.loc))
+            opened = _switched_on(game, a.id, timeout, switched)
+            if opened is None:
+                out.append(Finding("dead-action", a.id, a.cite,
+                                   f"action {a.id} is legal in no state satisfying the invariants (UNSAT)", loc=a.loc))
+            else:
+                names, trace = opened
+                msg = (f"action {a.id} is legal in no state satisfying the invariants with the switches as they are "
+                       f"(UNSAT), but in some with {' and '.join(names)} on: switched off here, not dead")
+                out.append(Finding("switched-off", a.id, a.cite, msg, trace, loc=a.loc))
         elif r == "unknown":
             out.append(Finding("unknown", a.id, a.cite, f"action {a.id}: no engine answered in time ({m})", loc=a.loc))
     return out

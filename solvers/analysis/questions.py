@@ -134,6 +134,7 @@ def _claim(g, cid, timeout):
 def _findings(found) -> dict:
     return {"status": "unknown" if any(f.kind == "unknown" for f in found) else "answered",
             "findings": [{"kind": f.kind, "subject": f.subject, "message": f.message,
+                          "cite": str(f.cite) if f.cite else None,
                           "trace": f.trace.to_itf() if f.trace else None} for f in found]}
 
 

@@ -19,6 +19,9 @@ from zoospec.front.loader import load
 from .. import traces
 from ..play import picture
 
+# findings drawn in a game's section beside the readings: where the spec has no answer or no move
+LOOSE_ENDS = ("gap", "dead-end", "dead-action", "switched-off")
+
 FORMAT = 1  # of report.json
 
 
@@ -75,22 +78,29 @@ window.addEventListener('hashchange', fromHash); fromHash();
 
 def _page(rows, answers, games, budget) -> str:
     e = html.escape
-    head = ["game", "rules", "claims held/failed/unknown", "not as expected", "readings differ/agree", "fixtures", "coverage"]
+    head = ["game", "rules", "claims held/failed/unknown", "not as expected", "readings differ/agree", "gaps",
+            "dead ends (switched off)", "fixtures", "coverage"]
     body = [f"<h1>zoospec tour</h1><p>{len(rows)} game(s), budget {budget:.0f} s.</p>",
             "<table id='summary'><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr>"]
     for r in rows:
         c, f = r["claims"], r["findings"]
         cov = "n/a" if r["coverage"] is None else f"{r['coverage']['percent']}%"
+        dead = f"{f['dead-end'] + f['dead-action']} ({f['switched-off']})"
         body.append(f"<tr class='game-row' data-game='{e(r['game'])}'><td><a href='#{_id(r['game'])}'>{e(r['game'])}</a></td>"
                     + (f"<td colspan='{len(head) - 1}'>INVALID</td>" if not r["valid"] else
                        f"<td>{r['rules']}</td><td>{c['holds']}/{c['fails']}/{c['unknown']}</td><td>{len(r['unexpected'])}</td>"
                        f"<td>{f['readings-differ']}/{f['readings-agree']}</td>"
+                       f"<td>{_asked(r, 'gaps', str(f['gap']))}</td><td>{_asked(r, 'dead-ends', dead)}</td>"
                        f"<td>{'unknown (budget)' if r['fixtures'] is None else r['fixtures']}</td><td>{cov}</td>") + "</tr>")
     body.append("</table>")
     for name in games:
         body.append(_game_section(name, games[name], [(q, a) for q, a in answers if q.game == name]))
     return ("<!doctype html><html><head><meta charset='utf-8'><title>zoospec tour</title>"
             f"<style>{STYLE}</style></head><body>" + "\n".join(body) + f"<script>{SCRIPT}</script></body></html>")
+
+
+def _asked(row, question: str, value: str) -> str:
+    return "unknown (budget)" if question in row["unknown_budget"] else value
 
 
 def _game_section(name, path, answers) -> str:
@@ -125,15 +135,28 @@ def _game_section(name, path, answers) -> str:
         if f.get("trace"):
             out.append(_viewer(g, f"{name}/reading-{q.item}-{i}", f["trace"]))
         out.append("</div>")
+    found = [(q, f) for q, a in answers for f in a.get("findings", []) if f["kind"] in LOOSE_ENDS]
+    if found:
+        out.append("<h3>Gaps, dead ends and switched-off actions</h3>")
+    for i, (q, f) in enumerate(found):
+        cite = f" — {e(str(f['cite']))}" if f.get("cite") else ""
+        out.append(f"<div class='finding' data-kind='{e(f['kind'])}' data-subject='{e(f['subject'])}'>"
+                   f"<p><b>{e(f['kind'])}</b> {e(f['subject'])}: {e(f['message'])}{cite}</p>")
+        if f.get("trace"):
+            out.append(_viewer(g, f"{name}/{f['kind']}-{f['subject']}-{i}", f["trace"]))
+        out.append("</div>")
     return "\n".join(out) + "</section>"
 
 
 def _viewer(g, vid: str, itf: dict) -> str:
     """A state-by-state viewer of a trace, each state drawn with the game's picture (SVG)."""
     e = html.escape
+    meta = itf.get("#meta") or {}
     try:
+        if meta.get("switches", g.switches) != g.switches or meta.get("readings", g.chosen) != g.chosen:
+            g = g.with_readings(meta.get("readings") or {}, meta.get("switches") or {})  # as the witness was made
         trace = traces.load_itf(g, itf)
-    except (StateError, KeyError, TypeError, ValueError):
+    except (SpecError, StateError, KeyError, TypeError, ValueError):
         return "<p>(the witness could not be read back)</p>"
     steps = []
     for i, s in enumerate(trace.states):

@@ -136,7 +136,8 @@ def _stands(q: Question, itf: dict) -> bool:
     """A remembered witness, read back and re-checked in Python: a claim's counterexample still
     refutes it; a finding's trace still replays."""
     try:
-        g = _loaded(q.path)
+        meta = itf.get("#meta") or {}
+        g = _loaded(q.path, meta.get("readings") or {}, meta.get("switches") or {})  # as the witness was made
         trace = traces.load_itf(g, itf)
         if q.kind == "claim":
             return claims.witness_stands(g, g.claims[q.item], trace)
@@ -145,10 +146,11 @@ def _stands(q: Question, itf: dict) -> bool:
         return False
 
 
-_LOADED: dict[str, object] = {}
+_LOADED: dict[tuple, object] = {}
 
 
-def _loaded(path: str):
-    if path not in _LOADED:
-        _LOADED[path] = load(path)
-    return _LOADED[path]
+def _loaded(path: str, readings: dict, switches: dict):
+    key = (path, tuple(sorted(readings.items())), tuple(sorted(switches.items())))
+    if key not in _LOADED:
+        _LOADED[key] = load(path, readings=readings, switches=switches)
+    return _LOADED[key]

@@ -76,7 +76,7 @@ def test_planted_ambiguity_gap_and_dead_ends_are_found(planted):
     found = ambiguity.find_all(planted, 30)
     kinds = sorted((f.kind, f.subject) for f in found)
     assert kinds == [("dead-action", "planted.never"), ("dead-end", "planted"), ("gap", "planted.crown"),
-                     ("readings-differ", "ahead"), ("readings-differ", "ahead")]
+                     ("readings-differ", "ahead"), ("readings-differ", "ahead"), ("switched-off", "planted.bonus")]
     strict = planted.with_readings({"ahead": "strictly"})
     loose = planted.with_readings({"ahead": "tie_counts"})
     for f in found:
@@ -84,6 +84,10 @@ def test_planted_ambiguity_gap_and_dead_ends_are_found(planted):
         if f.kind == "readings-differ" and "planted.win" in f.message:
             p = f.trace.params["p"]
             assert strict.rule("planted.win").holds(s, p=p) != loose.rule("planted.win").holds(s, p=p)
+        if f.kind == "switched-off":  # legal with the variant on, in the state shown, and dead without it
+            assert "bonus" in f.message and f.trace.game.switches["bonus"] and not planted.switches["bonus"]
+            assert f.trace.game.legal(s, "planted.bonus", f.trace.params)
+            assert not planted.legal(s, "planted.bonus", f.trace.params)
         if f.kind == "gap":
             assert s["points"]["ann"] == s["points"]["bob"]  # a tie: no single leader
             with pytest.raises(Undefined):
@@ -182,7 +186,7 @@ def test_fixtures_are_byte_identical_for_one_seed(tmp_path):
 
 def test_coverage_counts_sentences(planted):
     rep = coverage.report(planted, HERE / "planted-rulebook.txt")
-    assert (rep.covered, rep.normative, len(rep.uncovered)) == (5, 6, 1)
+    assert (rep.covered, rep.normative, len(rep.uncovered)) == (6, 7, 1)
     assert rep.uncovered[0].sentence.text == "Nobody may skip a turn."
     assert main(["coverage", str(PLANTED), "--rulebook", str(HERE / "planted-rulebook.txt")]) == 1
 
@@ -222,7 +226,7 @@ def test_the_tour_runs_every_search_and_flags_an_unexpected_verdict(capsys):
     assert clean["valid"] and clean["claims"] == {"holds": 4, "fails": 0, "unknown": 0} and not clean["unexpected"]
     assert clean["fixtures"] >= 3 and clean["coverage"]["dangling"] == 0
     assert planted["unexpected"] and "planted.claim.always-a-move" in planted["unexpected"]
-    assert all(planted["findings"][k] >= 1 for k in ("readings-differ", "gap", "dead-end", "dead-action"))
+    assert all(planted["findings"][k] >= 1 for k in ("readings-differ", "gap", "dead-end", "dead-action", "switched-off"))
     assert main(["tour", "--no-report", "--games", "no-such-game"]) == 2
 
 

@@ -135,7 +135,7 @@ def summary(a: dict) -> str:
     return f"valid: {a['rules']} rules, {a['actions']} actions, {a['readings']} readings, {a['claims']} claims{tail}"
 
 
-KINDS = ("readings-differ", "readings-agree", "gap", "dead-end", "dead-action", "unknown")
+KINDS = ("readings-differ", "readings-agree", "gap", "dead-end", "dead-action", "switched-off", "unknown")
 
 
 def row(game: str, answers: list[tuple]) -> dict:
@@ -182,9 +182,10 @@ def table(rows) -> str:
             return "unknown (budget)" if kinds and kinds <= budget else value
         c, f = r["claims"], r["findings"]
         reading_qs = {n for n in budget if n.startswith("reading ")}
+        dead = str(f["dead-end"] + f["dead-action"]) + (f" ({f['switched-off']} switched off)" if f["switched-off"] else "")
         out.append([r["game"], str(r["rules"]), f"{c['holds']}/{c['fails']}/{c['unknown']}", str(len(r["unexpected"])),
                     f"{f['readings-differ']}/{f['readings-agree']}" + (f" ({len(reading_qs)} unknown (budget))" if reading_qs else ""),
-                    cell(str(f["gap"]), {"gaps"}), cell(str(f["dead-end"] + f["dead-action"]), {"dead-ends"}),
+                    cell(str(f["gap"]), {"gaps"}), cell(dead, {"dead-ends"}),
                     cell("?" if r["fixtures"] is None else str(r["fixtures"]) + (f" ({r['fixtures_skipped']} skipped)" if r["fixtures_skipped"] else ""), {"fixtures"}),
                     cell("n/a" if r["coverage"] is None else f"{r['coverage']['percent']}%"
                          + (f" (with {'+'.join(r['coverage']['with'])})" if r["coverage"]["with"] else ""), {"coverage"}),
