@@ -169,3 +169,33 @@ def test_rulebooks_are_found_where_the_user_says(tmp_path, capsys, cache):
     assert json.loads(capsys.readouterr().out)["games"][0]["coverage"] is None
     main(["tour", "--no-report", "--games", str(spec), "--budget", "30", "--json", "--rulebooks", str(ROOT / "tests" / "games")])
     assert json.loads(capsys.readouterr().out)["games"][0]["coverage"]["percent"] == 100.0
+
+
+def test_on_a_terminal_the_questions_being_asked_show_live_and_the_answers_scroll_above():
+    """The live display (rich): answered of all, the budget left, a row per question being asked;
+    each answer printed as the same line a log gets; the rows gone when the tour is done."""
+    import io
+
+    from rich.console import Console
+
+    from zoospec.cli.live import TourDisplay
+
+    screen = io.StringIO()
+    with TourDisplay(3, 60, Console(file=screen, force_terminal=True, width=120, color_system=None), live=True) as shown:
+        shown.started("q1", "pen-pals  claim pp.claim.slow")
+        shown.started("q2", "pen-pals  gaps")
+        shown.refresh()
+        during = screen.getvalue()
+        shown.answered("q1", "    3s  pen-pals  claim pp.claim.slow: holds (as expected)")
+        shown.refresh()
+        after_one = screen.getvalue()[len(during):]
+    assert "pen-pals  claim pp.claim.slow" in during and "pen-pals  gaps" in during
+    assert "0/3" in during and "budget left" in during
+    assert "claim pp.claim.slow: holds (as expected)" in after_one and "1/3" in after_one
+    assert "pen-pals  gaps" in after_one.split("holds (as expected)")[1]  # still being asked, below the line
+
+    log = io.StringIO()  # off a terminal: the lines alone, nothing drawn
+    with TourDisplay(3, 60, Console(file=log)) as shown:
+        shown.started("q1", "pen-pals  gaps")
+        shown.answered("q1", "    3s  pen-pals  gaps: none")
+    assert log.getvalue() == "    3s  pen-pals  gaps: none\n"

@@ -46,9 +46,10 @@ def plan(games: dict[str, str]) -> list[Question]:
 
 
 def run(games: dict[str, str], budget: float, workers: int, cache: AnswerCache | None, on_answer,
-        cap: float | None = None, store: AnswerCache | None = None, deep: bool = False) -> list[tuple]:
+        cap: float | None = None, store: AnswerCache | None = None, deep: bool = False, on_start=None) -> list[tuple]:
     """[(question, answer)] for every question, in plan order; `on_answer(question, answer)` is
-    called as each one is known (answers from the cache carry `"cached": True`). `cache`: where
+    called as each one is known (answers from the cache carry `"cached": True`), `on_start(question)`
+    as one is handed to a worker. `cache`: where
     answers are looked up (None: ask everything); `store`: where new ones are kept (default
     `cache`); `cap`: at most this long for any one question; `deep`: a remembered unknown is asked
     again even under the budget it had. Ctrl-C stops the pool and raises KeyboardInterrupt after
@@ -70,7 +71,7 @@ def run(games: dict[str, str], budget: float, workers: int, cache: AnswerCache |
         else:
             todo.append(q)
     if todo:
-        _ask_all(todo, deadline, cap, workers, store, known, budget)
+        _ask_all(todo, deadline, cap, workers, store, known, budget, on_start)
     return [(q, answers[q]) for q in qs]
 
 
@@ -83,7 +84,7 @@ def _ask_in_pool(race: bool, q, deadline, cap) -> dict:
     return ask(q, deadline, cap)
 
 
-def _ask_all(todo, deadline, cap, workers, cache, known, budget):
+def _ask_all(todo, deadline, cap, workers, cache, known, budget, on_start=None):
     def limit(q):  # when a question's process is stopped: its own time, loading its game, a grace
         own = own_timeout(q.kind, cap)
         if own is None or q.kind in ("validate", "coverage"):
@@ -106,9 +107,9 @@ def _ask_all(todo, deadline, cap, workers, cache, known, budget):
     race = workers < (os.cpu_count() or 1)
     try:
         always = [q for q in todo if q.kind in ("validate", "coverage")]  # every row of the table exists
-        pool.run([(q, (race, q, deadline, cap), limit(q)) for q in always], on_result)
+        pool.run([(q, (race, q, deadline, cap), limit(q)) for q in always], on_result, on_start=on_start)
         never = pool.run([(q, (race, q, deadline, cap), limit(q)) for q in todo if q not in always], on_result,
-                         stop_starting_at=deadline - LEAST)
+                         stop_starting_at=deadline - LEAST, on_start=on_start)
     finally:
         pool.close()
     for q in never:  # the budget was spent before they could start

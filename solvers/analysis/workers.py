@@ -47,9 +47,9 @@ class Workers:
         self.fn = fn
         self.workers = [_Worker(self.ctx, fn) for _ in range(max(1, n))]
 
-    def run(self, tasks, on_result, stop_starting_at: float | None = None) -> list:
-        """Runs the tasks in order; none is started after `stop_starting_at` (time.time()).
-        Returns the keys of the tasks never started."""
+    def run(self, tasks, on_result, stop_starting_at: float | None = None, on_start=None) -> list:
+        """Runs the tasks in order; none is started after `stop_starting_at` (time.time());
+        `on_start(key)` as each is handed to a worker. Returns the keys of the tasks never started."""
         todo = list(tasks)
         while todo or any(w.key is not None for w in self.workers):
             now = time.time()
@@ -58,6 +58,8 @@ class Workers:
                     key, args, limit = todo.pop(0)
                     w.conn.send(args)
                     w.key, w.started, w.limit = key, now, limit(now) if callable(limit) else limit
+                    if on_start is not None:
+                        on_start(key)
             busy = [w for w in self.workers if w.key is not None]
             if not busy:
                 break

@@ -3,6 +3,7 @@ every core, one line per answer as it comes (on a terminal or not), then the sum
 `zoospec cache`, where the answers are remembered (solvers/analysis/tour.py)."""
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -14,6 +15,7 @@ from zoospec.solvers.analysis.answer_cache import AnswerCache, cache_dir
 from ..errors import StateError
 from ..front.catalog import bundled, game_path
 from .analysis import guarded
+from .live import TourDisplay
 from .options import at_least, positive
 
 DEFAULT_BUDGET = 240.0  # with loading and the table, the whole tour inside five minutes
@@ -63,19 +65,22 @@ def _tour(args, games: dict) -> int:
     cache = AnswerCache()
     t0 = time.monotonic()
     got: list[tuple] = []
+    shown = TourDisplay(len(tour.plan(games)), args.budget) if not args.json else None
 
     def on_answer(q, a):
         got.append((q, a))
-        if not args.json:
-            print(f"{time.monotonic() - t0:5.0f}s  {q.game}  {q.name}: {summary(a)}", flush=True)
+        if shown is not None:
+            shown.answered(q, f"{time.monotonic() - t0:5.0f}s  {q.game}  {q.name}: {summary(a)}")
 
-    if not args.json:
+    if shown is not None:
         print(f"zoospec tour: {len(games)} game(s), budget {args.budget:.0f} s, {args.workers} worker(s); "
               f"answers remembered in {cache.root}", flush=True)
     interrupted = False
     try:
-        tour.run(games, args.budget, args.workers, None if args.no_cache else cache, on_answer,
-                 cap=args.timeout, store=cache, deep=args.deep)
+        with shown or contextlib.nullcontext():
+            tour.run(games, args.budget, args.workers, None if args.no_cache else cache, on_answer,
+                     cap=args.timeout, store=cache, deep=args.deep,
+                     on_start=None if shown is None else (lambda q: shown.started(q, f"{q.game}  {q.name}")))
     except KeyboardInterrupt:
         interrupted = True
     rows = [row(name, [(q, a) for q, a in got if q.game == name]) for name in games]
