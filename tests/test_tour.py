@@ -104,7 +104,7 @@ def test_a_question_past_its_time_is_stopped_and_its_worker_replaced():
     not a question that asks many), and starts nothing once told to stop starting."""
     import time
 
-    from zoospec.solvers.analysis.workers import Workers
+    from zoospec.solvers.workers import Workers
 
     got = []
     pool = Workers(1, time.sleep)

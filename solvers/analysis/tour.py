@@ -18,7 +18,7 @@ from .. import traces
 from . import claims
 from .answer_cache import AnswerCache
 from .questions import LEAST, Question, ask, own_timeout, questions_of, rulebook_of
-from .workers import Workers
+from ..workers import Workers
 
 # a question runs at most its own timeout (or what was left of the budget when it started), plus the
 # time to load its game in a fresh worker, plus a grace: then its process is stopped and replaced,

@@ -58,9 +58,31 @@ def chance_deal(game, seed: int) -> dict:
                      f"some dealing action stays legal")
 
 
-def parse_range(text: str) -> list[int]:
-    """'1-1000' or '3,5,9-12' → the seeds."""
-    out: list[int] = []
+class Seeds:
+    """Seeds as the ranges they were given in ('1-1000000000', '3,5,9-12'), never listed out: a
+    sweep over a billion deals starts at once and holds only the deals being asked."""
+
+    def __init__(self, ranges: list[range]):
+        self.ranges = ranges
+
+    def __iter__(self):
+        for i, r in enumerate(self.ranges):  # in the order given; a seed given twice ('1-5,3') once
+            earlier = self.ranges[:i]
+            yield from (s for s in r if not any(s in e for e in earlier))
+
+    def __contains__(self, seed) -> bool:
+        return isinstance(seed, int) and any(seed in r for r in self.ranges)
+
+    def __len__(self) -> int:
+        rs = sorted(self.ranges, key=lambda r: r.start)
+        if any(a.stop > b.start for a, b in zip(rs, rs[1:])):  # overlapping: count them once each
+            return sum(1 for _ in self)
+        return sum(len(r) for r in rs)
+
+
+def parse_range(text: str) -> Seeds:
+    """'1-1000' or '3,5,9-12' → the seeds (lazily)."""
+    out: list[range] = []
     for part in text.split(","):
         lo, _, hi = part.strip().partition("-")
         try:
@@ -69,5 +91,5 @@ def parse_range(text: str) -> list[int]:
             raise StateError(f"--deals: expected seeds like 1-1000 or 3,5,9-12, got {text!r}") from None
         if b < a:
             raise StateError(f"--deals: {part} runs backwards")
-        out.extend(range(a, b + 1))
-    return out
+        out.append(range(a, b + 1))
+    return Seeds(out)

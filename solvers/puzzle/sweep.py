@@ -2,23 +2,29 @@
 
 Each seed is dealt (solvers/puzzle/deals.py) and solved (solvers/puzzle/search.py) in a worker: local processes
 by default, a Dask cluster when a scheduler address (or a Dask client, in the tests) is given.
-Lines are appended to the output file as results arrive, so a stopped sweep resumes by skipping the
-seeds already there. The summary counts verdicts; unknowns are counted apart, never as unwinnable.
+Lines are appended to the output file as results arrive, so a stopped sweep (Ctrl-C included)
+resumes by skipping the seeds already there; `retry_unknown` asks the unknown ones again (say with
+a longer timeout). Each line holds the question it answers (target, best, readings, switches, the
+deal's options, how it was asked): a file answering another question is refused, not mixed in.
+Seeds are taken as workers free up, so a range of a billion starts at once. The summary counts
+verdicts (the latest line of a seed counts); unknowns are counted apart, never as unwinnable.
 """
 from __future__ import annotations
 
 import json
-import multiprocessing
 import sys
 import time
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 from zoospec.errors import StateError
 from zoospec.front.loader import load
 
+from ..workers import Workers
 from . import deals, search as puzzle
+
+# a deal's worker is stopped past its timeout twice over plus this (loading, dealing, certifying)
+SLACK = 120.0
 
 _GAMES: dict = {}
 
@@ -39,52 +45,105 @@ def solve_seed(spec: str, readings: dict, switches: dict, seed: int, how: dict) 
             "deal": puzzle.deal_json(g, d)}
 
 
-def done_seeds(out: Path) -> set[int]:
-    """Seeds already in the output file (a line cut short by a crash is ignored)."""
-    seen = set()
-    if out.exists():
-        for line in out.read_text(encoding="utf-8").splitlines():
-            try:
-                seen.add(json.loads(line)["seed"])
-            except (ValueError, KeyError, TypeError):
-                continue
-    return seen
+def _lines(out: Path) -> list[dict]:
+    """The result lines of an output file (a line cut short by a crash is skipped)."""
+    if not out.exists():
+        return []
+    try:
+        text = out.read_text(encoding="utf-8")
+    except (UnicodeDecodeError, IsADirectoryError) as e:
+        raise StateError(f"{out}: not a sweep's results file ({type(e).__name__}); give another --out") from None
+    rows = []
+    for line in text.splitlines():
+        try:
+            r = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(r, dict) and isinstance(r.get("seed"), int):
+            rows.append(r)
+    return rows
 
 
-def run(spec: str, seeds: list[int], out: str | Path, workers: int = 1, scheduler=None, timeout: float = 600.0,
+def done_seeds(out: Path, retry_unknown: bool = False) -> set[int]:
+    """Seeds already answered in the output file (their latest line); with `retry_unknown`, not
+    those whose latest answer is unknown."""
+    latest = {r["seed"]: r for r in _lines(out)}
+    return {s for s, r in latest.items() if not (retry_unknown and r.get("status") == "unknown")}
+
+
+def same_question(out: Path, question: dict):
+    """Refuses an output file whose lines answer another question: its answers would be counted
+    as this one's. Says what differs."""
+    for r in _lines(out):
+        theirs = r.get("question")
+        if theirs == question:
+            continue
+        if theirs is None:
+            raise StateError(f"{out}: holds answers that do not say which question they answer (written by "
+                             f"an older zoospec); give another --out")
+        diff = ", ".join(f"{k} {json.dumps(theirs.get(k))} there, {json.dumps(question.get(k))} here"
+                         for k in sorted(set(theirs) | set(question)) if theirs.get(k) != question.get(k))
+        raise StateError(f"{out}: holds answers to another question ({diff}); give another --out")
+
+
+def run(spec: str, seeds, out: str | Path, workers: int = 1, scheduler=None, timeout: float = 600.0,
         target=None, best: bool = False, deal_options: dict | None = None, readings: dict | None = None, progress=None,
-        switches: dict | None = None, layout_first: bool = False) -> dict:
+        switches: dict | None = None, layout_first: bool = False, retry_unknown: bool = False) -> dict:
+    """Solves every seed of `seeds` (a list, or deals.Seeds) not yet in `out`, appending one line
+    each; the summary of `out`'s answers for `seeds`, with `"interrupted": True` after Ctrl-C."""
     out = Path(out)
     readings = readings or {}
-    todo = [s for s in seeds if s not in done_seeds(out)]
-    bar = progress or (lambda done, total, line: None)
     args = (spec, readings, switches or {})
     how = {"timeout": timeout, "target": target, "best": best, "deal_options": deal_options or {}, "layout_first": layout_first}
-    total, finished = len(todo), 0
+    question = {k: v for k, v in how.items() if k != "timeout"} | {"readings": readings, "switches": switches or {}}
+    question = json.loads(json.dumps(question))  # as a line will hold it
+    same_question(out, question)
+    done = done_seeds(out, retry_unknown)
+    wanted = seeds if isinstance(seeds, deals.Seeds) else set(seeds)
+    total = len(wanted) - sum(1 for s in done if s in wanted)
+    todo = (s for s in seeds if s not in done)
+    bar = progress or (lambda done, total, line: None)
+    finished, interrupted = 0, False
     with out.open("a", encoding="utf-8") as f:
         if out.stat().st_size and not out.read_bytes().endswith(b"\n"):
             f.write("\n")  # a line cut short by a crash stays on its own line, ignored
-        for result in _results(args, how, todo, workers, scheduler):
-            f.write(json.dumps(result) + "\n")
+
+        def write(result):
+            nonlocal finished
+            f.write(json.dumps({**result, "question": question, "timeout": timeout}) + "\n")
             f.flush()
             finished += 1
             bar(finished, total, result)
-    return summarise(out, seeds)
+        try:
+            if scheduler is not None:
+                for result in _dask(scheduler, args, how, todo):
+                    write(result)
+            else:
+                _local(args, how, todo, workers, write)
+        except KeyboardInterrupt:
+            interrupted = True
+    return {**summarise(out, seeds), "interrupted": interrupted}
 
 
-def _results(args, how, todo, workers, scheduler):
-    if not todo:
-        return
-    if scheduler is not None:
-        yield from _dask(scheduler, args, how, todo)
-        return
-    # Spawned, not forked: a forked worker inherits the Z3 terms its parent built, and those
-    # change Z3's search (ADR 0008's addendum), so a deal's path — and, where budgets are wall
-    # clock, its verdict — would depend on what the caller did before the sweep.
-    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-        futures = [pool.submit(solve_seed, *args, s, how) for s in todo]
-        for fut in as_completed(futures):
-            yield fut.result()
+def _local(args, how, todo, workers, write):
+    """Local processes, spawned, not forked: a forked worker inherits the Z3 terms its parent
+    built, and those change Z3's search (ADR 0008's addendum), so a deal's path — and, where budgets
+    are wall clock, its verdict — would depend on what the caller did before the sweep. A deal
+    past twice its timeout (and SLACK) is stopped and counted unknown."""
+    def on_result(seed, status, value, seconds):
+        if status == "ok":
+            write(value)
+        else:
+            why = "stopped: past twice its timeout" if status == "stopped" else f"the worker failed: {value}"
+            write({"seed": seed, "status": "unknown", "target": how["target"], "score": None, "best": how["best"],
+                   "proved_below": None, "core": None, "reason": why, "layouts": None,
+                   "seconds": round(seconds, 2), "deal": None})
+
+    pool = Workers(workers, solve_seed)
+    try:
+        pool.run(((s, (*args, s, how), 2 * how["timeout"] + SLACK) for s in todo), on_result)
+    finally:
+        pool.close()
 
 
 def _dask(scheduler, args, how, todo):
@@ -102,17 +161,12 @@ def _dask(scheduler, args, how, todo):
             client.close()
 
 
-def summarise(out: Path, seeds: list[int]) -> dict:
-    """Verdicts of the seeds asked for (the file may hold others): counts, share winnable among
-    the decided, and the distribution of the best score where --best gave one."""
-    wanted, rows = set(seeds), {}
-    for line in Path(out).read_text(encoding="utf-8").splitlines():
-        try:
-            r = json.loads(line)
-        except ValueError:
-            continue
-        if r.get("seed") in wanted:
-            rows[r["seed"]] = r
+def summarise(out: Path, seeds) -> dict:
+    """Verdicts of the seeds asked for (the file may hold others; a seed's latest line counts):
+    counts, share winnable among the decided, and the distribution of the best score where
+    --best gave one."""
+    wanted = seeds if isinstance(seeds, deals.Seeds) else set(seeds)
+    rows = {r["seed"]: r for r in _lines(Path(out)) if r["seed"] in wanted}
     status = Counter(r["status"] for r in rows.values())
     decided = status["reachable"] + status["unreachable"]
     scores = Counter(r["score"] for r in rows.values() if r.get("best") and r.get("score") is not None)

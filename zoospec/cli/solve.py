@@ -52,6 +52,8 @@ def add_parser(sub):
     w.add_argument("--timeout", type=positive, default=600.0, help="seconds per deal (default 600); past it: unknown")
     w.add_argument("--target", type=int, help="the score to reach (default: the puzzle's target)")
     w.add_argument("--best", action="store_true", help="the best score of each deal, not only whether the target is reached")
+    w.add_argument("--retry-unknown", action="store_true",
+                   help="ask again the deals whose answer in --out is unknown (say with a longer --timeout)")
     _deal_arguments(w)
     _how_asked(w, "ask each deal one proposed layout at a time (as solve --layout-first); the default when the puzzle names a layout")
     add_game_choices(w)
@@ -148,10 +150,13 @@ def cmd_sweep(args) -> int:
     layout_first = puzzle.asks_layout_first(g, None, args.layout_first)  # refused here, once, not by every worker
     summary = sweep.run(str(game_path(args.game)), seeds, args.out, workers=args.workers, scheduler=args.scheduler,
                         timeout=args.timeout, target=args.target, best=args.best, deal_options=deal_options(g, args), layout_first=layout_first,
-                        readings=readings_arg(args.reading), switches=switches_arg(args.switches), progress=None if args.json else sweep.progress_bar)
+                        readings=readings_arg(args.reading), switches=switches_arg(args.switches), retry_unknown=args.retry_unknown,
+                        progress=None if args.json else sweep.progress_bar)
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
+        if summary["interrupted"]:
+            print(file=sys.stderr)  # off the progress bar's line
         share = summary["winnable_share"]
         print(f"{summary['deals']} of {summary['asked']} deals in {args.out}: {summary['reachable']} reachable, "
               f"{summary['unreachable']} unreachable, {summary['unknown']} unknown (timeout)")
@@ -159,6 +164,10 @@ def cmd_sweep(args) -> int:
               f"median seconds per deal: {summary['seconds_median']}")
         if summary["best_scores"]:
             print("best score: " + ", ".join(f"{k}: {n}" for k, n in summary["best_scores"].items()))
+    if summary["interrupted"]:
+        print(f"interrupted: the answers so far are in {args.out}; the same command goes on where it stopped",
+              file=sys.stderr)
+        return 130
     return 0
 
 

@@ -48,14 +48,20 @@ class Workers:
         self.workers = [_Worker(self.ctx, fn) for _ in range(max(1, n))]
 
     def run(self, tasks, on_result, stop_starting_at: float | None = None, on_start=None) -> list:
-        """Runs the tasks in order; none is started after `stop_starting_at` (time.time());
-        `on_start(key)` as each is handed to a worker. Returns the keys of the tasks never started."""
-        todo = list(tasks)
-        while todo or any(w.key is not None for w in self.workers):
+        """Runs the tasks in order, taking each from `tasks` (any iterable: a sweep's billion seeds
+        are never listed) only when a worker is free; none is started after `stop_starting_at`
+        (time.time()); `on_start(key)` as each is handed to a worker. Returns the keys of the
+        tasks never started."""
+        todo = iter(tasks)
+        waiting = None  # the next task, taken from `todo` but not yet started
+        while True:
             now = time.time()
             for w in self.workers:
-                if w.key is None and todo and (stop_starting_at is None or now < stop_starting_at):
-                    key, args, limit = todo.pop(0)
+                if w.key is None and (stop_starting_at is None or now < stop_starting_at):
+                    waiting = next(todo, None) if waiting is None else waiting
+                    if waiting is None:
+                        break
+                    (key, args, limit), waiting = waiting, None
                     w.conn.send(args)
                     w.key, w.started, w.limit = key, now, limit(now) if callable(limit) else limit
                     if on_start is not None:
@@ -78,7 +84,7 @@ class Workers:
                     key, seconds = w.key, time.time() - w.started
                     self._replace(w)
                     on_result(key, "stopped", None, seconds)
-        return [key for key, _, _ in todo]
+        return [key for key, _, _ in ([waiting] if waiting is not None else []) + list(todo)]
 
     def _replace(self, w):
         w.proc.kill()
