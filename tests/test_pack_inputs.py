@@ -169,3 +169,27 @@ def test_hostile_packing_inputs_get_clear_errors(tmp_path, capsys):
     assert "no bundled game" in capsys.readouterr().err
     assert main(["pack", "--game", "new-york-zoo", "--players", "2"]) == 2
     assert "--seat" in capsys.readouterr().err
+
+
+def test_ctrl_c_during_a_count_prints_the_packings_found_so_far_and_exits_130():
+    """Counting the 6x10 pentomino packings (9,356; ~9 s here), Ctrl-C after the first progress
+    line: the count so far is printed as a lower bound, with the drawing's header, exit 130."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    def as_a_terminal_starts_it():  # Ctrl-C at its default, whatever the test process inherited
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+    p = subprocess.Popen([sys.executable, "-m", "zoospec.cli", "pack", "--board", "6x10", "--pieces", "pentominoes", "--count"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                         env={**os.environ, "PYTHONUNBUFFERED": "1"}, preexec_fn=as_a_terminal_starts_it)
+    assert "solutions seen" in p.stderr.readline()  # searching, a second in
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=30)
+    assert p.returncode == 130 and "Traceback" not in err and "interrupted" in err
+    (line,) = [ln for ln in out.splitlines() if ln.startswith("unknown")]
+    found = int(line.split("at least ")[1].split()[0].replace(",", ""))
+    assert line.startswith("unknown — interrupted; at least") and 0 < found < 9356

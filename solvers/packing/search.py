@@ -1,8 +1,9 @@
 """Run the exact-cover engine on a matrix under a shared deadline, reporting progress.
 
 The engine is resumable, so the search runs in chunks of nodes; between chunks we look at the
-clock and, at most twice a second, tell the caller how far we are. A search stopped by the
-deadline says so (complete=False) — the caller turns that into Unknown, never into a verdict.
+clock (and whether the user asked to stop: Ctrl-C) and, at most twice a second, tell the caller
+how far we are. A search stopped early says so (complete=False) — the caller turns that into
+Unknown or a lower bound, never into a verdict.
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ class Budget:
 
     timeout: float | None = None
     progress: Callable[[dict], None] | None = None
+    stop: object = None  # a threading.Event the caller sets to stop the search (Ctrl-C) as a deadline would
     started: float = field(default_factory=time.monotonic)
     nodes: int = 0
     solutions: int = 0
@@ -29,12 +31,20 @@ class Budget:
     _last: float = 0.0
 
     def expired(self) -> bool:
-        return self.timeout is not None and time.monotonic() - self.started >= self.timeout
+        return self.interrupted() or (self.timeout is not None and time.monotonic() - self.started >= self.timeout)
+
+    def interrupted(self) -> bool:
+        return self.stop is not None and self.stop.is_set()
+
+    def why(self) -> str:
+        """Why a search stopped early, in words."""
+        return "interrupted" if self.interrupted() else "deadline reached"
 
     def stats(self) -> dict:
         return {"nodes": self.nodes, "solutions_seen": self.solutions, "searches": self.searches,
                 "seconds": round(time.monotonic() - self.started, 3),
-                "engine": "dlx-python" if xcover.Search is xcover.PySearch else "dlx-c"}
+                "engine": "dlx-python" if xcover.Search is xcover.PySearch else "dlx-c",
+                **({"interrupted": True} if self.interrupted() else {})}
 
     def tick(self):
         if self.progress is None:

@@ -30,12 +30,14 @@ class PackingError(ValueError):
 def solve(board: Board, pieces: list[Piece], *, mode: str = "one", limit: int = 10, exact: bool = True,
           use_all: bool = False, mirror: bool = True, up_to_symmetry: bool = False,
           constraints: str | None = None, engine: str = "auto", timeout: float | None = None,
-          progress: Callable[[dict], None] | None = None):
+          progress: Callable[[dict], None] | None = None, stop=None):
     """Answer one packing question.
 
     mode: "one" (a packing, or a proof there is none), "count" (how many), "all" (list up to
     `limit`). exact: every cell covered; else coverage is maximised. use_all: every copy of every
     piece laid. constraints: a YAML file of side constraints in the rule language (forces Z3).
+    stop: a threading.Event; once set, the exact-cover search stops as at its deadline (what was
+    found stands: a lower bound, a packing, or Unknown), and the stats say "interrupted".
     Returns Sat | Unsat | Unknown for "one", Count (exact or a lower bound) otherwise.
     """
     if mode not in MODES:
@@ -48,7 +50,7 @@ def solve(board: Board, pieces: list[Piece], *, mode: str = "one", limit: int = 
         raise PackingError("--up-to-symmetry is answered by the exact-cover engine, without side constraints")
     problem = Problem(board, pieces, Options(exact=exact, use_all=use_all, mirror=mirror))
     vocab = vocabulary(problem, constraints, parts=max(len(problem.placements), board.area, 1))
-    budget = Budget(timeout, progress)
+    budget = Budget(timeout, progress, stop)
     reason = refute(problem)
     if reason is not None:
         stats = {**budget.stats(), "proof": "necessary condition"}
@@ -77,7 +79,7 @@ def _dlx(problem, vocab, mode, limit, up_to_symmetry, budget):
         m = Matrix.of(problem, gaps=g, must_use=must_use)
         probe = run(m, budget, keep=1, stop_at=1)
         if not probe.complete:
-            return Unknown(f"deadline reached while looking for a packing leaving {g} cells empty "
+            return Unknown(f"{budget.why()} while looking for a packing leaving {g} cells empty "
                            f"(none leaves fewer)", budget.stats()) if mode == "one" else \
                 Count(0, False, [], budget.stats())
         if probe.count:
@@ -99,7 +101,7 @@ def _dlx_fixed(problem, vocab, m, mode, limit, group, budget):
             return Sat(_packing(problem, vocab, out.solutions[0]), True, budget.stats())
         if out.complete:
             return Unsat("exhaustive search: no packing exists", budget.stats())
-        return Unknown("deadline reached before the search finished", budget.stats())
+        return Unknown(f"{budget.why()} before the search finished", budget.stats())
     if mode == "count":
         if len(group) > 1:
             done, n = count_orbits(m, group, budget)

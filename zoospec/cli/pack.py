@@ -1,12 +1,15 @@
 """`zoospec pack`: packing questions from the command line (docs/packing.md).
 
 Exit status: 0 a packing found or a count finished, 1 no packing exists (proved), 2 bad input,
-3 unknown (the deadline came first).
+3 unknown (the deadline came first), 130 interrupted (what was found so far is printed).
 """
 from __future__ import annotations
 
+import contextlib
 import json
+import signal
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -72,9 +75,11 @@ def cmd_pack(args) -> int:
         mode = "count" if args.count else "all" if args.all is not None else "one"
         check_writable(svg=args.svg)  # before the search, not after it
         started = time.monotonic()
-        res = solve(board, pieces, mode=mode, limit=args.all or 10, exact=not args.allow_gaps, use_all=args.use_all,
-                    mirror=not args.no_mirror, up_to_symmetry=args.up_to_symmetry, constraints=args.constraints,
-                    engine=args.engine, timeout=args.timeout, progress=None if args.json else _progress)
+        stop = threading.Event()
+        with _ctrl_c_stops(stop, args.engine != "z3" and not args.constraints):
+            res = solve(board, pieces, mode=mode, limit=args.all or 10, exact=not args.allow_gaps, use_all=args.use_all,
+                        mirror=not args.no_mirror, up_to_symmetry=args.up_to_symmetry, constraints=args.constraints,
+                        engine=args.engine, timeout=args.timeout, progress=None if args.json else _progress, stop=stop)
     except SpecError as e:
         print(str(e), file=sys.stderr)
         return 2
@@ -90,9 +95,27 @@ def cmd_pack(args) -> int:
         print(json.dumps(_json(res, board, pieces, mode, args), indent=2))
     else:
         _human(res, board, pieces, mode, args, packings)
+    if res.stats.get("interrupted"):
+        print("interrupted: what was found so far is above", file=sys.stderr)
+        return 130
     if isinstance(res, Sat) or (isinstance(res, Count) and res.exact):
         return 0
     return 1 if isinstance(res, Unsat) else 3
+
+
+@contextlib.contextmanager
+def _ctrl_c_stops(stop: threading.Event, exact_cover: bool):
+    """Ctrl-C during the exact-cover search sets `stop`: the search ends between two chunks of
+    nodes, as at its deadline, and what it found is printed. (Z3's search cannot be stopped that
+    way: there Ctrl-C stays an interrupt, and `zoospec: interrupted`.)"""
+    if not exact_cover or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, lambda *_: stop.set())
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def _describe(board, pieces, args) -> str:
@@ -108,6 +131,7 @@ def _describe(board, pieces, args) -> str:
 def _human(res, board, pieces, mode, args, packings):
     print(_describe(board, pieces, args))
     st = res.stats
+    why = "interrupted" if st.get("interrupted") else "deadline reached"
     if isinstance(res, Unsat):
         print(f"unsat — no packing exists: {res.reason}")
     elif isinstance(res, Unknown):
@@ -120,9 +144,9 @@ def _human(res, board, pieces, mode, args, packings):
     elif mode == "count":
         sym = f" up to the board's {st['symmetries']} symmetries" if st.get("symmetries") else ""
         print(f"count: {res.count:,} packings{sym}" if res.exact else
-              f"unknown — deadline reached; at least {res.count:,} packings{sym} found")
+              f"unknown — {why}; at least {res.count:,} packings{sym} found")
     else:
-        tail = {True: "more exist", False: "that is all of them", None: "deadline reached; there may be more"}[res.more]
+        tail = {True: "more exist", False: "that is all of them", None: f"{why}; there may be more"}[res.more]
         print(f"listed {res.count} packings ({tail})")
     for k, pk in enumerate(packings):
         if len(packings) > 1:
