@@ -19,7 +19,7 @@ import time
 
 import z3
 
-from zoospec.engines import yices_on
+from zoospec.engines import interrupt, yices_on
 from zoospec.ir.types import MapT
 from zoospec.smt.values import leaves
 
@@ -91,6 +91,8 @@ class LayoutSearch:
         spent = {"new": 0.0, "again": 0.0}
         first, self.again = self.again, None
         while True:
+            if interrupt.stopped():
+                return z3.unknown, self._unknown("interrupted")
             if time.monotonic() >= self.deadline:
                 return z3.unknown, self._unknown("the timeout ran out")
             if first is not None:  # completed for a lower score: a fresh question for this one
@@ -108,7 +110,7 @@ class LayoutSearch:
                     exhausted = True
                     continue
                 if r == z3.unknown:
-                    return z3.unknown, self._unknown("the proposer ran out of time")
+                    return z3.unknown, self._unknown("interrupted" if interrupt.stopped() else "the proposer ran out of time")
                 m = self.proposer.model()
                 pins = [(part, x == m.eval(x, model_completion=True)) for part, when, xs in self.groups
                         if when is None or z3.is_true(m.eval(when, model_completion=True)) for x in xs]

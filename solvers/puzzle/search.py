@@ -28,7 +28,7 @@ from pathlib import Path
 import z3
 
 from zoospec.backends.z3 import ZCtx
-from zoospec.engines import YicesThenZ3, dump, yices_on, yices_solver
+from zoospec.engines import YicesThenZ3, dump, interrupt, yices_on, yices_solver
 from zoospec.engines.yices import Translator as YicesTranslator, available as yices_available
 from zoospec.errors import InternalError, StateError
 from zoospec.front.yamlload import load_file
@@ -260,7 +260,7 @@ class _Problem:
         and Z3 asked again: sound, as a real game keeps them all), else unsat or unknown."""
         while True:
             left = deadline - time.monotonic()
-            if left <= 0:
+            if left <= 0 or interrupt.stopped():  # Ctrl-C (engines/interrupt.py): as if the deadline came
                 return z3.unknown
             s.set("timeout", max(1, int(left * 1000)))
             answered = dump.query("solve", s.assertions(), extra)

@@ -13,6 +13,7 @@ from zoospec.solvers.play import picture
 from zoospec.solvers.play.playout import applying_final_scores
 from zoospec.solvers.symbolic import param_values, py_value
 
+from ..engines import interrupt
 from ..errors import SpecError, Undefined
 from ..front.loader import load, load_named
 from ..suggest import suggest
@@ -208,7 +209,8 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "fn", None):
         args = ap.parse_args(["tour"])  # the main job: every bundled game, every analysis
     try:
-        return args.fn(args)
+        with interrupt.ctrl_c_stops(first_raises=True):  # Ctrl-C reaches a solver inside C at once
+            return args.fn(args)
     except KeyboardInterrupt:
         print("zoospec: interrupted", file=sys.stderr)
         return 130

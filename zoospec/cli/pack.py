@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-import signal
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -17,6 +15,7 @@ from zoospec.solvers.packing import draw as pack_draw, game as pack_game, pieces
 from zoospec.solvers.packing.solve import PackingError, solve
 from zoospec.solvers.results import Count, Sat, Unknown, Unsat
 
+from ..engines import interrupt
 from ..errors import SpecError, StateError
 from ..front.catalog import game_path
 from ..front.loader import load
@@ -75,11 +74,13 @@ def cmd_pack(args) -> int:
         mode = "count" if args.count else "all" if args.all is not None else "one"
         check_writable(svg=args.svg)  # before the search, not after it
         started = time.monotonic()
-        stop = threading.Event()
-        with _ctrl_c_stops(stop, args.engine != "z3" and not args.constraints):
+        with (interrupt.ctrl_c_stops() if args.engine != "z3" and not args.constraints else contextlib.nullcontext()):
+            # exact cover: Ctrl-C ends the search between chunks of nodes, as its deadline would, and
+            # what it found is printed (Z3's search stays the plain interrupt: `zoospec: interrupted`)
             res = solve(board, pieces, mode=mode, limit=args.all or 10, exact=not args.allow_gaps, use_all=args.use_all,
                         mirror=not args.no_mirror, up_to_symmetry=args.up_to_symmetry, constraints=args.constraints,
-                        engine=args.engine, timeout=args.timeout, progress=None if args.json else _progress, stop=stop)
+                        engine=args.engine, timeout=args.timeout, progress=None if args.json else _progress,
+                        stop=interrupt.STOP)
     except SpecError as e:
         print(str(e), file=sys.stderr)
         return 2
@@ -101,21 +102,6 @@ def cmd_pack(args) -> int:
     if isinstance(res, Sat) or (isinstance(res, Count) and res.exact):
         return 0
     return 1 if isinstance(res, Unsat) else 3
-
-
-@contextlib.contextmanager
-def _ctrl_c_stops(stop: threading.Event, exact_cover: bool):
-    """Ctrl-C during the exact-cover search sets `stop`: the search ends between two chunks of
-    nodes, as at its deadline, and what it found is printed. (Z3's search cannot be stopped that
-    way: there Ctrl-C stays an interrupt, and `zoospec: interrupted`.)"""
-    if not exact_cover or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    before = signal.signal(signal.SIGINT, lambda *_: stop.set())
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, before)
 
 
 def _describe(board, pieces, args) -> str:

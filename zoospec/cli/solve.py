@@ -9,6 +9,7 @@ from zoospec.solvers import games
 from zoospec.solvers.play import picture
 from zoospec.solvers.puzzle import deals, portfolio, search as puzzle, sweep
 
+from ..engines import interrupt
 from ..errors import StateError
 from ..front.catalog import game_path, readings_arg, switches_arg
 from ..front.loader import load_named
@@ -101,7 +102,11 @@ def cmd_solve(args) -> int:
         v = portfolio.solve(str(game_path(args.game)), readings_arg(args.reading), switches_arg(args.switches), g, deal,
                             args.workers, given=args.given, progress=progress, **how)
     else:
-        v = puzzle.solve(g, deal, progress=progress, given=given, **how)
+        with interrupt.ctrl_c_stops() as ctrl_c:  # the search stops where it is; its best so far is shown
+            v = puzzle.solve(g, deal, progress=progress, given=given, **how)
+        if ctrl_c.came and v.status == "unknown" and not v.reason.startswith("interrupted"):
+            said = v.reason not in ("", "unknown", "canceled")  # an engine's word for being stopped says nothing
+            v.reason = "interrupted" + (f" ({v.reason})" if said else "")
     if v.record is not None and args.plan:
         puzzle.save_plan(g, str(game_path(args.game)), deal, v, args.plan, readings_arg(args.reading), switches_arg(args.switches))
     if v.record is not None and args.svg:
@@ -109,20 +114,29 @@ def cmd_solve(args) -> int:
             f.write(picture.svg(g, v.record))
     plan = puzzle.plan_text(g, v.record) if v.record is not None else []
     if args.json:
-        print(json.dumps({"status": v.status, "deal": shown, "given": v.given, "layouts": v.layouts,
+        print(json.dumps({"status": v.status, "interrupted": _interrupted(v), "deal": shown, "given": v.given, "layouts": v.layouts,
                           "target": v.target, "score": v.score, "best": v.best,
                           "proved_below": v.proved_below, "core": v.core, "reason": v.reason,
                           "seconds": round(v.seconds, 2), "plan": plan,
                           "record": g.state_to_json(v.record) if v.record is not None else None}, indent=2))
     else:
         _print(g, v, plan)
+    if _interrupted(v):
+        print("interrupted: what was found so far is above", file=sys.stderr)
+        return 130
     return {"reachable": 0, "unreachable": 1}.get(v.status, 3)
+
+
+def _interrupted(v) -> bool:
+    return v.status == "unknown" and (v.reason or "").startswith("interrupted")
 
 
 def _print(g, v, plan):
     head = {"reachable": f"REACHABLE — a certified record scores {v.score} (target {v.target})",
             "unreachable": f"UNREACHABLE — UNSAT: no finished record scores {v.target}",
             "unknown": f"UNKNOWN — no answer within the timeout ({v.reason})"}[v.status]
+    if _interrupted(v):
+        head = f"INTERRUPTED — {v.reason}" + (f"; the best certified so far scores {v.score}" if v.score is not None else "")
     if v.best and v.status == "unreachable" and v.score is not None:
         head = f"BEST {v.score} — a certified record scores {v.score}; UNSAT: none scores {v.proved_below} or more (target {v.target})"
     if v.status == "unknown" and v.proved_below is not None:

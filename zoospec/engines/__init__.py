@@ -15,7 +15,7 @@ import time
 
 import z3
 
-from . import yices
+from . import interrupt, yices
 
 # How long Yices gets before Z3 is asked instead. The questions it answers here take well under a
 # second to a few seconds (docs/performance.md); one it cannot answer in this time goes to Z3.
@@ -98,6 +98,8 @@ class YicesThenZ3:
                 self._model = ys.model()
             return r
         self.engine = "z3"
+        if interrupt.stopped():  # Yices was stopped by Ctrl-C: Z3 is not asked in its place
+            return z3.unknown
         if self._timeout_ms:
             self.z3.set("timeout", max(1, int(self._timeout_ms - 1000 * (time.monotonic() - start))))
         return self.z3.check(*extra)

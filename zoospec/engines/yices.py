@@ -23,7 +23,7 @@ import time
 import z3
 
 from ..smt import terms as zt
-from . import yices_lib as Y
+from . import interrupt, yices_lib as Y
 
 
 class Untranslatable(Exception):
@@ -237,7 +237,11 @@ class YicesSolver:
                 Y.check(Y.NULL_TERM)
             # assertions found contradictory while asserted leave the context unsat, where Yices
             # refuses a check with assumptions: unsat whatever is assumed, with an empty core
-            status = Y.STATUS_UNSAT if lib.yices_context_status(ctx) == Y.STATUS_UNSAT else self._search(ctx, ys)
+            if lib.yices_context_status(ctx) == Y.STATUS_UNSAT:
+                status = Y.STATUS_UNSAT
+            else:
+                with interrupt.running(self.stop):  # Ctrl-C stops it (engines/interrupt.py)
+                    status = self._search(ctx, ys)
             if status == Y.STATUS_SAT:
                 self._model = YicesModel(self.tr, lib.yices_get_model(ctx, 1))
                 return z3.sat
