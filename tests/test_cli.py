@@ -171,3 +171,14 @@ def test_the_final_picture_carries_the_scores_and_the_winner(tmp_path, capsys):
     winner = next(ln.strip() for ln in out.splitlines() if ln.strip().startswith("highest:"))
     title = svg.read_text().split("</text>")[0]
     assert "z=1: " in title and "z=3: " in title and winner in title
+
+
+def test_a_choice_a_reading_lacks_is_one_error_listing_the_choices(capsys):
+    """Not three, two of them wrong (that the reading does not exist, that a rule using it names
+    something unknown): the one mistake, where the reading is, and what could be chosen."""
+    from zoospec.cli.main import main
+
+    assert main(["check", "zooloretto", "--reading", "buy_what=everything"]) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line.endswith("reading 'buy_what' has no choice 'everything' (its choices: animal_only, any_tile)")
+    assert "zooloretto.yaml:" in line

@@ -36,6 +36,8 @@ def test_format_reads_boards_pieces_counts_and_tags():
     ("piece A\n#.#\n", 1, "not connected"),
     ("piece A\n#\npiece A\n#\n", 1, "used twice"),
     ("piece A\n", 1, "no rows"),
+    ("board b\n...\n", 1, "board has no cells"),  # not "sat" with nothing in it
+    ("piece A\n..\n", 1, "piece has no cells"),
 ])
 def test_format_errors_name_file_and_line(text, line, fragment):
     with pytest.raises(SpecError) as e:

@@ -67,6 +67,8 @@ def parse(text: str, file: str = "<string>") -> Parsed:
     for kind, words, n, rows, _ in blocks:
         if not rows:
             _fail(file, n, f"{kind} has no rows under its header")
+        if not any("#" in row for row in rows):
+            _fail(file, n, f"{kind} has no cells: '#' marks a cell, '.' a place without one")
         if kind == "board":
             if len(words) > 1:
                 _fail(file, n, "a board header is 'board' or 'board NAME'")

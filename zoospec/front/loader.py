@@ -357,9 +357,10 @@ class Loader:
             if r["default"] not in r["choices"]:
                 self.err(p + ("default",), f"default '{r['default']}' is not one of the choices {', '.join(r['choices'])}")
                 continue
-            if choice not in r["choices"]:
-                self.err(p, f"reading '{name}' has no choice '{choice}'{suggest(choice, r['choices'])}")
-                continue
+            if choice not in r["choices"]:  # reported once; the default stands in, so nothing else is blamed
+                self.err(p, f"reading '{name}' has no choice '{choice}'{suggest(choice, r['choices'])} "
+                            f"(its choices: {', '.join(r['choices'])})")
+                choice = r["default"]
             self.g.chosen[name] = choice
             self.raw_defines[name] = ("reading", r.get("params", {}), r["choices"][choice]["body"], p, p + ("choices", choice, "body"))
             self.g.readings[name] = Reading(name, self.cite(r["cite"], p), r["question"], r["default"],
