@@ -22,6 +22,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from zoospec import files
 from zoospec.errors import StateError, Undefined
 from zoospec.ir.types import AtomT, BoolT, IntT, MapT, RecordT, SetT
 from zoospec.runtime.agreement import Item, compiled
@@ -184,7 +185,7 @@ def replay_z3(trace: Trace, progress=None, actions=None) -> list[StepCheck]:
 
 
 def save(trace: Trace, path: str | Path):
-    Path(path).write_text(json.dumps(trace.to_itf(), indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    files.write_text(path, json.dumps(trace.to_itf(), indent=2, sort_keys=True) + "\n")
 
 
 def py_difference(game, item: str, s1, s2, args: dict, of) -> str | None:

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # lowest first; a module may import its own layer and those before it
 LAYERS = [
-    ("zoospec.errors", "zoospec.suggest"),
+    ("zoospec.errors", "zoospec.suggest", "zoospec.files"),
     ("zoospec.ir",),
     ("zoospec.smt",),
     ("zoospec.builtins",),

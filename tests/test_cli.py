@@ -182,3 +182,47 @@ def test_a_choice_a_reading_lacks_is_one_error_listing_the_choices(capsys):
     (line,) = capsys.readouterr().err.strip().splitlines()
     assert line.endswith("reading 'buy_what' has no choice 'everything' (its choices: animal_only, any_tile)")
     assert "zooloretto.yaml:" in line
+
+
+def test_fixtures_replace_their_own_corpus_and_refuse_another(tmp_path, capsys):
+    """`fixtures --out DIR` over a corpus of the same game replaces it (files it no longer writes
+    go); over another game's corpus, or a folder with some other index.json, it refuses before
+    any work and touches nothing."""
+    from zoospec.cli.main import main
+
+    clean, planted = str(ROOT / "tests/quality/specs/clean.yaml"), str(ROOT / "tests/quality/specs/planted.yaml")
+    out = tmp_path / "corpus"
+    assert main(["fixtures", clean, "--out", str(out), "--timeout", "30"]) == 0
+    (out / "clean.gone.json").write_text("[]")  # a file of an older corpus, listed in its index
+    index = json.loads((out / "index.json").read_text())
+    index["files"].append({"file": "clean.gone.json", "subject": "clean.gone", "fixtures": 0})
+    (out / "index.json").write_text(json.dumps(index))
+    assert main(["fixtures", clean, "--out", str(out), "--timeout", "30"]) == 0
+    assert not (out / "clean.gone.json").exists() and (out / "index.json").exists()
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    capsys.readouterr()
+    assert main(["fixtures", planted, "--out", str(out), "--timeout", "30"]) == 2
+    assert "holds the corpus of 'clean'" in capsys.readouterr().err
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+def test_a_result_file_is_whole_or_absent(tmp_path, monkeypatch):
+    """zoospec.files.write_text: the text appears all at once; a write that fails half way leaves
+    the old file as it was and no temporary file beside it."""
+    import pytest
+
+    from zoospec import files
+
+    target = tmp_path / "plan.json"
+    files.write_text(target, "old")
+    real_replace = __import__("os").replace
+
+    def disk_full(src, dst):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr("os.replace", disk_full)
+    with pytest.raises(OSError):
+        files.write_text(target, "new")
+    monkeypatch.setattr("os.replace", real_replace)
+    assert target.read_text() == "old" and [p.name for p in tmp_path.iterdir()] == ["plan.json"]
+    files.write_text(target, "new")
+    assert target.read_text() == "new" and [p.name for p in tmp_path.iterdir()] == ["plan.json"]

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import z3
 
-from zoospec import ir
+from zoospec import files, ir
 from zoospec.backends.z3 import zequal
 from zoospec.ir.types import BoolT, IntT, MapT, RecordT, SetT
 
@@ -285,8 +285,8 @@ def generate(game, out_dir: str | Path, seed: int = 0, timeout: float | None = 6
                           "legal": {"state": j(s1), "expected_legal": True, "expected_after": j(game.apply(s1, action.id, a))},
                           "illegal": {"state": j(s2), "expected_legal": False}})
         _write(out, action.id, found, index)
-    (out / "state.schema.json").write_text(json.dumps(game.state_schema(), indent=2, sort_keys=True) + "\n")
-    (out / "index.json").write_text(json.dumps(index, indent=2, sort_keys=True) + "\n")
+    files.write_text(out / "state.schema.json", json.dumps(game.state_schema(), indent=2, sort_keys=True) + "\n")
+    files.write_text(out / "index.json", json.dumps(index, indent=2, sort_keys=True) + "\n")
     return index
 
 
@@ -294,7 +294,7 @@ def _write(out: Path, subject: str, fixtures: list, index: dict):
     if not fixtures:
         return
     name = f"{subject}.json"
-    (out / name).write_text(json.dumps(fixtures, indent=2, sort_keys=True) + "\n")
+    files.write_text(out / name, json.dumps(fixtures, indent=2, sort_keys=True) + "\n")
     index["files"].append({"file": name, "subject": subject, "fixtures": len(fixtures)})
 
 

@@ -13,6 +13,7 @@ import html
 import json
 from pathlib import Path
 
+from zoospec import files
 from zoospec.errors import SpecError, StateError
 from zoospec.front.loader import load
 
@@ -32,9 +33,9 @@ def write(out_dir: str | Path, rows: list[dict], answers: list[tuple], games: di
     data = {"format": FORMAT, "budget": budget, "games": rows,
             "questions": [{"game": q.game, "kind": q.kind, "item": q.item if q.kind != "coverage" else "",
                            "status": a["status"], "answer": _plain(a)} for q, a in answers]}
-    (out / "report.json").write_text(json.dumps(data, indent=1), encoding="utf-8")
+    files.write_text(out / "report.json", json.dumps(data, indent=1))
     page = _page(rows, answers, games, budget)
-    (out / "index.html").write_text(page, encoding="utf-8")
+    files.write_text(out / "index.html", page)
     return out / "index.html"
 
 

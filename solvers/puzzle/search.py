@@ -27,6 +27,7 @@ from pathlib import Path
 
 import z3
 
+from zoospec import files
 from zoospec.backends.z3 import ZCtx
 from zoospec.engines import YicesThenZ3, dump, interrupt, yices_on, yices_solver
 from zoospec.engines.yices import Translator as YicesTranslator, available as yices_available
@@ -545,7 +546,7 @@ def save_plan(game, source: str, deal: dict, v: Verdict, path: str | Path, readi
             "deal": {n: to_json(deal[n], game.state_types[n], game.domains) for n in deal},
             "score": v.score, "target": v.target,
             "record": {n: to_json(v.record[n], t, game.domains) for n, t in game.state_types.items()}}
-    Path(path).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    files.write_text(path, json.dumps(data, indent=1) + "\n")
 
 
 def load_plan(game, data: dict) -> dict:

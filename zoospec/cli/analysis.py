@@ -16,7 +16,7 @@ from zoospec.solvers.play import picture, playout as playing
 from zoospec.solvers.puzzle import search as puzzle
 from zoospec.solvers.symbolic import broken_invariant_instances, py_value, rule_instances
 
-from .. import ir
+from .. import files, ir
 from ..errors import InternalError, SpecError, StateError
 from ..front.jsonfile import read_object
 from ..front.loader import load_named, load_recorded
@@ -142,7 +142,7 @@ def _save(trace, name, args):
     if getattr(args, "svg", None):
         Path(args.svg).mkdir(parents=True, exist_ok=True)
         for i, s in enumerate(trace.states):
-            (Path(args.svg) / f"{safe}.state{i}.svg").write_text(picture.svg(trace.game, s, f"{name} — state {i}"))
+            files.write_text(Path(args.svg) / f"{safe}.state{i}.svg", picture.svg(trace.game, s, f"{name} — state {i}"))
 
 
 def _loc(x):
@@ -221,7 +221,10 @@ def _finding_json(f) -> dict:
 @guarded
 def cmd_fixtures(args) -> int:
     g = load_named(args.game, args.reading, args.switches)
+    before = _corpus_there(Path(args.out), g)  # refused before the work, not found after it
     index = fixtures.generate(g, args.out, args.seed, args.timeout, _progress, args.budget)
+    for name in before - {f["file"] for f in index["files"]}:  # the old corpus's files this one has not rewritten
+        (Path(args.out) / name).unlink(missing_ok=True)
     _clear()
     if args.json:
         print(json.dumps(index, indent=2, sort_keys=True))
@@ -233,6 +236,23 @@ def cmd_fixtures(args) -> int:
             clause = f" clause {nb['clause']}" if nb.get("clause") else ""
             print(f"  no boundary pair for {what}{clause}: {nb['why']}")
     return 0
+
+
+def _corpus_there(out: Path, g) -> set[str]:
+    """The files of a corpus of `g` already in `out` (replaced by the new one); a folder holding
+    anything else's index.json is refused rather than overwritten."""
+    try:
+        old = json.loads((out / "index.json").read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return set()
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        raise StateError(f"{out}/index.json is there and is not a fixtures index ({type(e).__name__}); "
+                         f"give another --out") from None
+    if not isinstance(old, dict) or old.get("game") != g.id or not isinstance(old.get("files"), list):
+        what = f"the corpus of {old.get('game')!r}" if isinstance(old, dict) and old.get("game") else "another index.json"
+        raise StateError(f"{out} holds {what}; give another --out (a corpus of {g.id} there would be replaced)")
+    return {f["file"] for f in old["files"] if isinstance(f, dict) and isinstance(f.get("file"), str)
+            and "/" not in f["file"] and "\\" not in f["file"] and f["file"].endswith(".json")}
 
 
 @guarded
@@ -352,8 +372,8 @@ def cmd_play(args) -> int:
     scores = playing.final_scores(g, final)
     if args.svg:  # the scores and the winner on the picture, as a player would write them down
         shown = "; ".join(f"{', '.join(f'{k}={v}' for k, v in r['args'].items()) or r['rule']}: {r['points']}" for r in scores)
-        Path(args.svg).write_text(picture.svg(g, final, f"{g.title} — after {len(result.trace.steps)} moves ({result.ended_by}); "
-                                                        f"{shown}" + "".join(f"; {line}" for line in _standing(scores))))
+        files.write_text(args.svg, picture.svg(g, final, f"{g.title} — after {len(result.trace.steps)} moves ({result.ended_by}); "
+                                                 f"{shown}" + "".join(f"; {line}" for line in _standing(scores))))
     if args.json:
         print(json.dumps({"game": g.id, "readings": g.chosen, "seed": args.seed, "ended_by": result.ended_by,
                           "moves": [{"action": st.action, "args": traces.plain(st.args)} for st in result.trace.steps],

@@ -9,12 +9,12 @@ import contextlib
 import json
 import sys
 import time
-from pathlib import Path
 
 from zoospec.solvers.packing import draw as pack_draw, game as pack_game, pieces as pack_format
 from zoospec.solvers.packing.solve import PackingError, solve
 from zoospec.solvers.results import Count, Sat, Unknown, Unsat
 
+from .. import files
 from ..engines import interrupt
 from ..errors import SpecError, StateError
 from ..front.catalog import game_path
@@ -91,7 +91,7 @@ def cmd_pack(args) -> int:
         print(" " * 70, end="\r", file=sys.stderr)
     packings = [res.witness] if isinstance(res, Sat) else res.witnesses if isinstance(res, Count) else []
     if args.svg and packings:
-        Path(args.svg).write_text(pack_draw.svg(packings[0], board, title=board.name), encoding="utf-8")
+        files.write_text(args.svg, pack_draw.svg(packings[0], board, title=board.name))
     if args.json:
         print(json.dumps(_json(res, board, pieces, mode, args), indent=2))
     else:

@@ -9,6 +9,7 @@ from zoospec.solvers import games
 from zoospec.solvers.play import picture
 from zoospec.solvers.puzzle import deals, portfolio, search as puzzle, sweep
 
+from .. import files
 from ..engines import interrupt
 from ..errors import StateError
 from ..front.catalog import game_path, readings_arg, switches_arg
@@ -110,8 +111,7 @@ def cmd_solve(args) -> int:
     if v.record is not None and args.plan:
         puzzle.save_plan(g, str(game_path(args.game)), deal, v, args.plan, readings_arg(args.reading), switches_arg(args.switches))
     if v.record is not None and args.svg:
-        with open(args.svg, "w", encoding="utf-8") as f:
-            f.write(picture.svg(g, v.record))
+        files.write_text(args.svg, picture.svg(g, v.record))
     plan = puzzle.plan_text(g, v.record) if v.record is not None else []
     if args.json:
         print(json.dumps({"status": v.status, "interrupted": _interrupted(v), "deal": shown, "given": v.given, "layouts": v.layouts,

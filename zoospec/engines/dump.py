@@ -18,6 +18,7 @@ from pathlib import Path
 
 import z3
 
+from .. import files
 from ..smt import terms as zt
 
 ENV = "ZOOSPEC_DUMP_SMT2"
@@ -43,12 +44,12 @@ def query(kind: str, assertions, assumptions=()):
         return _ignore
     terms = [t for x in (list(assertions) + list(assumptions)) for t in (x if isinstance(x, (list, tuple)) else [x])]
     path = Path(folder) / f"{kind}-{os.getpid()}-{next(_count):05d}.smt2"
-    path.write_text(smt2(terms, f"zoospec {kind} query"), encoding="utf-8")
+    files.write_text(path, smt2(terms, f"zoospec {kind} query"))
 
     def answered(result):
         if result in (z3.sat, z3.unsat):
             text = path.read_text(encoding="utf-8")
-            path.write_text(text.replace("(set-info :status unknown)", f"(set-info :status {result})", 1), encoding="utf-8")
+            files.write_text(path, text.replace("(set-info :status unknown)", f"(set-info :status {result})", 1))
     return answered
 
 

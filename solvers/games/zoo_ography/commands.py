@@ -5,8 +5,8 @@ Python (ADR 0017)."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
+from zoospec import files
 from zoospec.errors import StateError
 from zoospec.front.catalog import game_path
 from zoospec.front.jsonfile import read_object
@@ -88,7 +88,7 @@ def run_draft_deal(args) -> int:
     if not args.out:
         print(text, end="")
         return 0
-    Path(args.out).write_text(text, encoding="utf-8")
+    files.write_text(args.out, text)
     print(f"{args.out}: seat {args.seat}'s zoo deal, {len(tiles)} turns; solve it with "
           f"zoospec solve zoo-ography --with {','.join(switched)} --deal {args.out}")
     return 0

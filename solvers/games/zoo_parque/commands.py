@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from pathlib import Path
 
+from zoospec import files
 from zoospec.errors import StateError
 from zoospec.front.loader import load_named
 
@@ -45,7 +45,7 @@ def run_dominoes(args) -> int:
     state = dominoes.start_with(g, args.seed, args.players)
     shown = g.state_to_json(state)
     if args.out:
-        Path(args.out).write_text(json.dumps(shown, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        files.write_text(args.out, json.dumps(shown, indent=1, sort_keys=True) + "\n")
     if args.json:
         print(json.dumps(shown, sort_keys=True))
         return 0
