@@ -226,3 +226,25 @@ def test_a_result_file_is_whole_or_absent(tmp_path, monkeypatch):
     assert target.read_text() == "old" and [p.name for p in tmp_path.iterdir()] == ["plan.json"]
     files.write_text(target, "new")
     assert target.read_text() == "new" and [p.name for p in tmp_path.iterdir()] == ["plan.json"]
+
+
+def test_interactive_play_with_standard_input_closed_stops_and_keeps_the_game():
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-m", "zoospec.cli", "play", "zooloretto", "--players", "2", "--interactive"],
+                       cwd=ROOT, input="0\nq\n", capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and "ended after 1 moves: the player stopped" in r.stdout and "Traceback" not in r.stderr
+    r = subprocess.run([sys.executable, "-m", "zoospec.cli", "play", "zooloretto", "--players", "2", "--interactive"],
+                       cwd=ROOT, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and "standard input closed" in r.stdout and "ended after 0 moves" in r.stdout
+
+
+def test_under_json_an_error_is_an_object_on_standard_output():
+    r = run("score", "zooloretto", "/no/such/state.json", "--json")
+    assert r.returncode == 2 and "cannot read it" in r.stderr
+    err = json.loads(r.stdout)["error"]
+    assert err["exit_code"] == 2 and "/no/such/state.json" in err["message"]
+    r = run("pack", "--board", "0x3", "--pieces", "pentominoes", "--json")
+    err = json.loads(r.stdout)["error"]
+    assert r.returncode == 2 and err["problems"] == ["0x3:1:1: a board is 1 to 200 cells on each side"]

@@ -24,7 +24,8 @@ class PlayResult:
 
 def play(game, start: dict, seed: int = 0, max_steps: int = 200, choose=None, on_step=None) -> PlayResult:
     """Play from `start`. `choose(state, moves) -> index` picks a move (default: random with
-    `seed`); `on_step(i, step, state)` sees every state reached."""
+    `seed`), or None to stop the game there (a player who quits); `on_step(i, step, state)` sees
+    every state reached."""
     rng = random.Random(seed)
     states, steps, considered = [start], [], []
     while True:
@@ -41,6 +42,9 @@ def play(game, start: dict, seed: int = 0, max_steps: int = 200, choose=None, on
             ended = "no legal move"
             break
         k = choose(s, moves) if choose else rng.randrange(len(moves))
+        if k is None:
+            ended = "the player stopped"
+            break
         st = moves[k]
         nxt = game.apply(s, st.action, st.args)
         steps.append(st)

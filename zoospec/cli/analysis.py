@@ -22,7 +22,7 @@ from ..front.jsonfile import read_object
 from ..front.loader import load_named, load_recorded
 from ..runtime.state import merged
 from ..suggest import suggest
-from .options import add_dump_smt2, add_game_choices, at_least, check_writable, positive, start_dump
+from .options import add_dump_smt2, add_game_choices, at_least, check_writable, error_as_json, positive, start_dump
 
 
 def _progress(msg: str):
@@ -117,20 +117,22 @@ def add_parsers(sub):
 
 
 def guarded(fn):
-    """Bad input -> 2, internal error -> 4, never a traceback."""
+    """Bad input -> 2, internal error -> 4, never a traceback. Under --json the error is also
+    printed as JSON on standard output ({"error": {"message", "problems", "exit_code"}}), so a
+    program reading the output gets an object either way."""
     def run(args):
         try:
             return fn(args)
         except SpecError as e:
             print(str(e), file=sys.stderr)
-            return 2
+            return error_as_json(args, "the spec or input file has problems", 2, [str(p) for p in e.problems])
         except (StateError, OSError, json.JSONDecodeError) as e:
             print(f"zoospec: {e}", file=sys.stderr)
-            return 2
+            return error_as_json(args, str(e), 2)
         except InternalError as e:
             _clear()
             print(f"zoospec: internal error: {e}", file=sys.stderr)
-            return 4
+            return error_as_json(args, f"internal error: {e}", 4)
     return run
 
 
@@ -357,10 +359,16 @@ def cmd_play(args) -> int:
         for k, m in enumerate(moves):
             print(f"  [{k}] {m.action} {json.dumps(traces.plain(m.args))}")
         while True:
-            answer = input(f"move (0-{len(moves) - 1}): ").strip()
+            try:
+                answer = input(f"move (0-{len(moves) - 1}, q to stop): ").strip()
+            except EOFError:  # standard input closed (or Ctrl-D): the game so far stands
+                print("\n  standard input closed: stopping here")
+                return None
+            if answer.lower() in ("q", "quit"):
+                return None
             if answer.isdigit() and int(answer) < len(moves):
                 return int(answer)
-            print("  not one of the listed moves")
+            print("  not one of the listed moves (or q to stop)")
 
     if not args.json:
         print("start:")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 from pathlib import Path
 
@@ -78,3 +79,11 @@ def start_dump(args):
     if not os.access(p, os.W_OK):
         raise StateError(f"--dump-smt2 {folder}: cannot be written here")
     dump.into(p)
+
+
+def error_as_json(args, message: str, code: int, problems: list[str] | None = None) -> int:
+    """Under --json, an error is also an object on standard output (the human line went to
+    standard error): {"error": {"message", "problems", "exit_code"}}. Returns the code."""
+    if getattr(args, "json", False):
+        print(json.dumps({"error": {"message": message, "problems": problems or [message], "exit_code": code}}, indent=2))
+    return code

@@ -19,7 +19,7 @@ from ..engines import interrupt
 from ..errors import SpecError, StateError
 from ..front.catalog import game_path
 from ..front.loader import load
-from .options import at_least, check_writable, positive
+from .options import at_least, check_writable, error_as_json, positive
 
 
 def add_parser(sub):
@@ -83,10 +83,10 @@ def cmd_pack(args) -> int:
                         stop=interrupt.STOP)
     except SpecError as e:
         print(str(e), file=sys.stderr)
-        return 2
+        return error_as_json(args, "the board, pieces or constraints file has problems", 2, [str(p) for p in e.problems])
     except (PackingError, StateError) as e:
         print(f"zoospec pack: {e}", file=sys.stderr)
-        return 2
+        return error_as_json(args, str(e), 2)
     if sys.stderr.isatty() and not args.json and time.monotonic() - started >= 1.0:
         print(" " * 70, end="\r", file=sys.stderr)
     packings = [res.witness] if isinstance(res, Sat) else res.witnesses if isinstance(res, Count) else []
