@@ -141,7 +141,8 @@ def replay(trace: Trace) -> list[StepCheck]:
         pre, post = trace.states[i], trace.states[i + 1]
         try:
             if not g.legal(pre, st.action, st.args):
-                out.append(StepCheck(i + 1, False, f"{st.action} is not legal in state {i}"))
+                why = "; ".join(g.failing_requirements(pre, st.action, st.args))
+                out.append(StepCheck(i + 1, False, f"{st.action} is not legal in state {i}" + (f": BROKEN — {why}" if why else "")))
                 continue
             got = g.apply(pre, st.action, st.args)
         except (Undefined, StateError, KeyError) as e:

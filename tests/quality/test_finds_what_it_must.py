@@ -202,6 +202,12 @@ def test_traces_round_trip_and_replay_from_the_command_line(tmp_path, capsys):
     saved.write_text(json.dumps(data))
     assert main(["replay", str(saved)]) == 1
     assert "MISMATCH" in capsys.readouterr().out
+    data = json.loads(saved.read_text())  # a step that is not legal names the requirement it breaks
+    data["states"][0]["over"] = True
+    saved.write_text(json.dumps(data))
+    assert main(["replay", str(saved)]) == 1
+    out = capsys.readouterr().out
+    assert "planted.score is not legal in state 0: BROKEN — require 2 (" in out and "planted.yaml:" in out
     assert (tmp_path / "svg" / "planted.claim.slow-start.state0.svg").read_text().startswith("<svg")
 
 

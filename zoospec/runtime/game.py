@@ -292,6 +292,17 @@ class Game:
             return False
         return not a.ensures or self.evaluate(self.ensure_expr(action), state, env)
 
+    def failing_requirements(self, state: dict, action: str, args: dict) -> list[str]:
+        """Why an action is not legal here, one entry per requirement that fails: the rule id it
+        names, or `require N (FILE:LINE)`; `ensure` likewise, read after the effect."""
+        a = self.action(action)
+        env = self._args(a.params, args, a.id)
+        out = [rid or f"require {k} ({req.loc.file}:{req.loc.line})" for k, (rid, req) in enumerate(a.requires, 1)
+               if self.evaluate(req, state, env) is not True]
+        if not out and a.ensures and not self.evaluate(self.ensure_expr(action), state, env):
+            out.append("what it ensures: " + ", ".join(rid or f"ensure {k}" for k, (rid, _) in enumerate(a.ensures, 1)))
+        return out
+
     def apply(self, state: dict, action: str, args: dict) -> dict:
         """The state after the action's effect (legality is not checked: see `legal`)."""
         a = self.action(action)
