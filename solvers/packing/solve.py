@@ -23,6 +23,10 @@ from .z3_model import Z3Packing, remaining
 MODES = ("one", "count", "all")
 
 
+# a spec's range domain holds at most this many values (front/), and Z3's encoding has a part per placement
+MOST_PARTS = 100_000
+
+
 class PackingError(ValueError):
     """A question the engines cannot pose (reported to the user, not a verdict)."""
 
@@ -49,16 +53,20 @@ def solve(board: Board, pieces: list[Piece], *, mode: str = "one", limit: int = 
     if up_to_symmetry and (constraints or engine == "z3"):
         raise PackingError("--up-to-symmetry is answered by the exact-cover engine, without side constraints")
     problem = Problem(board, pieces, Options(exact=exact, use_all=use_all, mirror=mirror))
-    vocab = vocabulary(problem, constraints, parts=max(len(problem.placements), board.area, 1))
     budget = Budget(timeout, progress, stop)
-    reason = refute(problem)
+    reason = refute(problem)  # before anything is compiled: an impossible area answers at once
     if reason is not None:
         stats = {**budget.stats(), "proof": "necessary condition"}
         return Unsat(reason, stats) if mode == "one" else Count(0, True, [], stats)
     use_z3 = engine == "z3" or bool(constraints)
-    if use_z3:
-        return _z3(problem, vocab, mode, limit, budget)
-    return _dlx(problem, vocab, mode, limit, up_to_symmetry, budget)
+    if use_z3:  # Z3 numbers a laid piece by its placement: one part per placement
+        if len(problem.placements) > MOST_PARTS:
+            raise PackingError(f"this question has {len(problem.placements):,} placements; the Z3 engine (side constraints, "
+                               f"--engine z3) takes at most {MOST_PARTS:,} — the exact-cover engine has no such limit")
+        return _z3(problem, vocabulary(problem, constraints, parts=max(len(problem.placements), 1)), mode, limit, budget)
+    # exact cover: a witness numbers the pieces it lays, at most one per copy and per cell
+    laid = min(sum(p.count for p in pieces), board.area)
+    return _dlx(problem, vocabulary(problem, None, parts=max(laid, 1)), mode, limit, up_to_symmetry, budget)
 
 
 def _packing(problem: Problem, vocab: Vocabulary, placed) -> Packing:
