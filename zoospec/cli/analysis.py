@@ -290,9 +290,7 @@ def cmd_coverage(args) -> int:
 def cmd_replay(args) -> int:
     data = read_object(args.trace, "an ITF trace or a plan (zoospec play --trace, solve --plan)")
     meta = data.get("#meta")
-    if not isinstance(meta, dict) or not isinstance(meta.get("source"), str) or not meta["source"]:
-        raise StateError(f"{args.trace}: no #meta.source: the trace does not say which spec it was made with")
-    g = load_recorded(meta)
+    g = load_recorded(meta, args.trace)
     if meta.get("kind") == "plan":
         return _replay_plan(g, data, args)
     try:

@@ -41,9 +41,15 @@ def load_named(name: str, readings=None, switches=None) -> Game:
     return load(game_path(name), readings=readings_arg(readings), switches=switches_arg(switches))
 
 
-def load_recorded(meta: dict) -> Game:
-    """The game a trace or plan was made with: its spec under the readings and switches it names."""
-    return load(meta.get("source", ""), readings=meta.get("readings") or {}, switches=meta.get("switches") or {})
+def load_recorded(meta: dict, path: str = "the file") -> Game:
+    """The game a trace or plan was made with: its spec under the readings and switches it names
+    (`path`: the trace's, for the message when it names none)."""
+    if not isinstance(meta, dict) or not isinstance(meta.get("source"), str) or not meta["source"]:
+        raise StateError(f"{path}: no #meta.source: the trace does not say which spec it was made with")
+    readings, switches = meta.get("readings") or {}, meta.get("switches") or {}
+    if not isinstance(readings, dict) or not isinstance(switches, dict):
+        raise StateError(f"{path}: #meta.readings and #meta.switches must be objects (a reading's choice, a switch's on/off)")
+    return load(meta["source"], readings=readings, switches=switches)
 
 
 class Loader:

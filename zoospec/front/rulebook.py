@@ -77,4 +77,7 @@ def load(path: str | Path) -> Rulebook:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         raise SpecError([Problem(Loc(str(path), 0, 0), f"cannot read rulebook: {e}")]) from None
-    return parse(text, str(path))
+    book = parse(text, str(path))
+    if not book.sentences:  # an empty file: every citation would dangle, as if the spec were wrong
+        raise SpecError([Problem(Loc(str(path), 0, 0), "no sentences in it; expected a rulebook's text")])
+    return book

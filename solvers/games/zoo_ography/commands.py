@@ -59,7 +59,7 @@ def _draft_trace(path):
     meta = data.get("#meta", {})
     if meta.get("kind") == "plan":
         raise StateError(f"{path} is a zoo's plan; expected a trace of zoo-ography-draft (zoospec play --trace)")
-    return traces.load_itf(load_recorded(meta), data)
+    return traces.load_itf(load_recorded(meta, path), data)
 
 
 def run_draft_deal(args) -> int:
