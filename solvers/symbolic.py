@@ -10,13 +10,12 @@ never a finding. Deadlines come back as `unknown`.
 from __future__ import annotations
 
 import itertools
-import time
 from dataclasses import dataclass
 
 import z3
 
 from zoospec.backends.z3 import ZCtx
-from zoospec.engines import dump, race
+from zoospec.engines import dump, race, work
 from zoospec.engines.yices import Translator as YicesTranslator, available as yices_available
 from zoospec.errors import InternalError, Undefined
 
@@ -198,7 +197,7 @@ class Query:
         seen = getattr(s, "_zoospec_facts", 0)
         s.add(self.facts[seen:])
         s._zoospec_facts = len(self.facts)
-        left = self.timeout if deadline is None else max(0.001, deadline - time.monotonic())
+        left = self.timeout if deadline is None else max(0.001, deadline - work.now())  # deadlines on work.now()
         answered = dump.query("question", s.assertions())
         got = race.check(s, left, self._translator())
         answered(got.result)

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 import z3
 
-from zoospec.engines import dump, race
+from zoospec.engines import dump, race, work
 
 from ..moves import Step
 from ..symbolic import Query, confirm, py_ended, py_has_move, py_value, python_invariants_hold
@@ -153,10 +153,10 @@ def _move(game, claim, timeout) -> Verdict:
     moves = _actions(game, claim)
     if not moves:
         return Verdict(claim.id, "holds", claim.expect, method, "the spec has no actions: there is no move")
-    deadline = None if timeout is None else time.monotonic() + timeout
+    deadline = None if timeout is None else work.now() + timeout
     gave_up = []
     for i, a in enumerate(moves):
-        if deadline is not None and time.monotonic() >= deadline:
+        if deadline is not None and work.now() >= deadline:
             gave_up.append((a.id, "deadline reached"))
             continue
         q = Query(game, 2, timeout)
@@ -167,7 +167,7 @@ def _move(game, claim, timeout) -> Verdict:
         if drop is not None:  # the body fails, or the measure does not drop
             conds[-1] = z3.Or(conds[-1], drop)
         # each action gets a fair share of the time left, so one hard action cannot starve the rest
-        share = None if deadline is None else time.monotonic() + (deadline - time.monotonic()) / (len(moves) - i)
+        share = None if deadline is None else work.now() + (deadline - work.now()) / (len(moves) - i)
         r, m = q.solve_invariant(0, *conds, deadline=share)
         if r == "unknown":
             gave_up.append((a.id, m))  # the other actions may still fail: keep looking
@@ -247,7 +247,7 @@ def _actions(game, claim):
 def _play(game, claim, timeout) -> Verdict:
     k = int(claim.bound.get("steps", DEFAULT_STEPS))
     method = f"bounded model checking with Z3: one symbolic state per step, up to {k} steps"
-    deadline = None if timeout is None else time.monotonic() + timeout
+    deadline = None if timeout is None else work.now() + timeout
     actions = _actions(game, claim)
     for depth in range(0, k + 1):
         q = Query(game, depth + 1, timeout)
@@ -268,7 +268,7 @@ def _play(game, claim, timeout) -> Verdict:
         v, d = q.term(claim.body, depth, cargs)
         conds.append(z3.Not(z3.And(d, v)))
         s = z3.Solver()
-        left = None if deadline is None else deadline - time.monotonic()
+        left = None if deadline is None else deadline - work.now()
         if left is not None and left <= 0:
             return Verdict(claim.id, "unknown", claim.expect, method, f"deadline reached; no violation within {depth - 1} steps",
                            covered={"steps": depth - 1})

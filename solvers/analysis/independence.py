@@ -14,11 +14,11 @@ A counterexample is re-checked by the Python back end before it is reported.
 """
 from __future__ import annotations
 
-import time
 
 import z3
 
 from zoospec import ir
+from zoospec.engines import work
 from zoospec.backends.z3 import ZCtx
 from zoospec.runtime.state import leaf_eq
 from zoospec.smt.values import ZMap, ZRec, ZSet
@@ -32,7 +32,7 @@ KINDS = ("legality", "end", "invariant", "scoring", "definition")
 def check(game, claim, timeout, verdict):
     """The claim's verdict (a `claims.Verdict`, made by `verdict(status, method, detail, trace)`)."""
     of = set(claim.of)
-    deadline = None if timeout is None else time.monotonic() + timeout
+    deadline = None if timeout is None else work.now() + timeout
     readers = [x for x in _items(game, claim) if _reads(game, x, of)]
     method = (f"read sets of every rule and action; Z3 over two states sharing all but "
               f"{', '.join(sorted(of))} for the {len(readers)} that read them")

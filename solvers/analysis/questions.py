@@ -10,6 +10,7 @@ import time
 from dataclasses import dataclass
 from functools import lru_cache
 
+from zoospec.engines import work
 from zoospec.errors import SpecError
 from zoospec.front.loader import load
 from zoospec.front.yamlload import load_file
@@ -86,7 +87,10 @@ def ask(q: Question, deadline: float | None = None, cap: float | None = None) ->
         left = deadline - t0
         if left < LEAST:
             return {"status": "unknown", "why": "budget", "timeout": 0.0, "seconds": 0.0}
-        timeout = left if timeout is None else min(timeout, left)
+        # under work budgets a question gets its whole own time or is stopped by the tour's pool:
+        # a share cut by the clock would make its verdict depend on when (and how busily) it ran
+        if timeout is None or work.rate() is None:
+            timeout = left if timeout is None else min(timeout, left)
     try:
         g = _game(q.path)
     except SpecError as e:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import time
 
+from zoospec.engines import work
 from zoospec.front.loader import load
 
 from .. import traces
@@ -75,12 +76,11 @@ def run(games: dict[str, str], budget: float, workers: int, cache: AnswerCache |
     return [(q, answers[q]) for q in qs]
 
 
-def _ask_in_pool(race: bool, q, deadline, cap) -> dict:
-    """ask() in a pool worker. Where the workers already take every core, Yices does not race Z3
-    inside each (ADR 0026): measured on the cold tour, 40 questions answered with the race against
-    44 without."""
-    if not race:
-        os.environ["ZOOSPEC_RACE"] = "off"
+def _ask_in_pool(q, deadline, cap) -> dict:
+    """ask() in a pool worker, on work budgets (engines/work.py): each check's time is Z3's
+    deterministic work, so a verdict does not move with the machine's load; Z3 answers alone
+    there (the race's Yices counts wall-clock time). Seconds stay the outer bound."""
+    os.environ["ZOOSPEC_WORK_BUDGET"] = "on"
     return ask(q, deadline, cap)
 
 
@@ -89,7 +89,8 @@ def _ask_all(todo, deadline, cap, workers, cache, known, budget, on_start=None):
         own = own_timeout(q.kind, cap)
         if own is None or q.kind in ("validate", "coverage"):
             return CHEAP
-        return lambda start: min(own, max(0.0, deadline - start)) + LOADING + GRACE
+        # its own time (under work budgets, WALL times it), but not past the tour's budget
+        return lambda start: min(own * work.WALL, max(0.0, deadline - start) + GRACE) + LOADING
 
     def on_result(q, status, value, seconds):
         if status == "ok":
@@ -104,11 +105,10 @@ def _ask_all(todo, deadline, cap, workers, cache, known, budget, on_start=None):
         known(q, a)
 
     pool = Workers(workers, _ask_in_pool)
-    race = workers < (os.cpu_count() or 1)
     try:
         always = [q for q in todo if q.kind in ("validate", "coverage")]  # every row of the table exists
-        pool.run([(q, (race, q, deadline, cap), limit(q)) for q in always], on_result, on_start=on_start)
-        never = pool.run([(q, (race, q, deadline, cap), limit(q)) for q in todo if q not in always], on_result,
+        pool.run([(q, (q, deadline, cap), limit(q)) for q in always], on_result, on_start=on_start)
+        never = pool.run([(q, (q, deadline, cap), limit(q)) for q in todo if q not in always], on_result,
                          stop_starting_at=deadline - LEAST, on_start=on_start)
     finally:
         pool.close()

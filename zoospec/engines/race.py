@@ -10,7 +10,8 @@ thread; Yices through its stop flag).
 
 Yices joins only after `DELAY` seconds: most questions take Z3 milliseconds, and there a second
 engine would only cost. ZOOSPEC_RACE=off asks Z3 alone here, for runs that already keep every core
-busy with processes of their own (the test suite's workers). The Z3 answer keeps its meaning: unknown only when neither engine has an
+busy with processes of their own (the test suite's workers); so do work budgets (engines/work.py),
+which a wall-clock race would make load-dependent again. The Z3 answer keeps its meaning: unknown only when neither engine has an
 answer in time. A Yices model is read as Z3 constants (engines/yices.py), and the caller decodes
 and certifies it exactly as it does Z3's.
 """
@@ -21,7 +22,7 @@ import threading
 
 import z3
 
-from . import yices_on, yices_solver
+from . import interrupt, work, yices_on, yices_solver
 from .yices_lib import YicesError
 
 # Seconds Z3 has the question alone before Yices joins in.
@@ -38,11 +39,10 @@ class Raced:
 def check(s, seconds: float | None, translator=None, delay: float = DELAY) -> Raced:
     """Z3's solver `s` (its assertions as they stand) asked within `seconds`, Yices joining
     after `delay` where it is installed, on, and can hold the terms."""
-    ys = _yices_twin(s, translator) if seconds is None or seconds > delay else None
-    if seconds is not None:
-        s.set("timeout", max(1, int(seconds * 1000)))
+    units = work.limit(s, seconds) if seconds is not None else None
+    ys = _yices_twin(s, translator) if units is None and (seconds is None or seconds > delay) else None
     if ys is None:
-        return _z3_only(s)
+        return _z3_only(s, units)
     done, got = threading.Event(), {}
 
     def run():
@@ -74,9 +74,15 @@ def check(s, seconds: float | None, translator=None, delay: float = DELAY) -> Ra
     return Raced(z3.unknown, "z3", reason=s.reason_unknown())
 
 
-def _z3_only(s) -> Raced:
+def _z3_only(s, units: int | None = None) -> Raced:
     r = s.check()
-    return Raced(r, "z3", s.model() if r == z3.sat else None, s.reason_unknown() if r == z3.unknown else "")
+    work.account(s)
+    if r != z3.unknown:
+        return Raced(r, "z3", s.model() if r == z3.sat else None)
+    why = s.reason_unknown()
+    if units is not None and why == "canceled" and not interrupt.stopped():  # Z3's word for a spent rlimit
+        why = f"its work budget ran out ({units:,} units of Z3's rlimit)"
+    return Raced(r, "z3", reason=why)
 
 
 def racing() -> bool:
