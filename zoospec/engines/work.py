@@ -20,7 +20,7 @@ import time
 # The low end: a budget's seconds are then an upper bound of its time on a quiet machine here.
 RATE = 10_000_000
 # the wall-clock bound, in budgets: past it a check is unknown whatever its work
-WALL = 2.0
+WALL = 1.5
 
 _done = 0  # the highest count of Z3's work read so far (Z3 counts per context, over every check)
 
