@@ -11,6 +11,7 @@ verdicts (the latest line of a seed counts); unknowns are counted apart, never a
 """
 from __future__ import annotations
 
+import itertools
 import json
 import sys
 import time
@@ -152,9 +153,13 @@ def _dask(scheduler, args, how, todo):
     except ImportError:
         raise StateError("--scheduler needs Dask: pip install 'zoospec[dask]'") from None
     client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
-    try:
-        futures = [client.submit(solve_seed, *args, s, how, pure=False) for s in todo]
-        for fut in dask_completed(futures):
+    try:  # a window of deals in flight, refilled as each finishes: seeds are never listed out
+        todo = iter(todo)
+        window = max(2, 2 * sum(client.nthreads().values()))
+        running = dask_completed([client.submit(solve_seed, *args, s, how, pure=False) for s in itertools.islice(todo, window)])
+        for fut in running:
+            for s in itertools.islice(todo, 1):
+                running.add(client.submit(solve_seed, *args, s, how, pure=False))
             yield fut.result()
     finally:
         if client is not scheduler:
