@@ -23,6 +23,8 @@ os.environ.setdefault("ZOOSPEC_CACHE", tempfile.mkdtemp(prefix="zoospec-cache-")
 # The suite runs one xdist worker per core already: a second engine racing in each would only
 # compete for the same cores (the claim-heavy files: 244 s alone, 254 s raced). The race's own tests turn it on.
 os.environ.setdefault("ZOOSPEC_RACE", "off")
+# every --json output the tests make is checked against its published schema (zoospec/front/output.py)
+os.environ.setdefault("ZOOSPEC_CHECK_OUTPUT", "1")
 
 GAME_SPECS = sorted((ROOT / "spec").glob("*.yaml"))
 TEST_SPECS = sorted((ROOT / "tests" / "specs").glob("*.yaml"))

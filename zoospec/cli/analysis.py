@@ -20,6 +20,7 @@ from .. import files, ir
 from ..errors import InternalError, SpecError, StateError
 from ..front.jsonfile import read_object
 from ..front.loader import load_named, load_recorded
+from ..front.output import emit
 from ..runtime.state import merged
 from ..suggest import suggest
 from .options import add_dump_smt2, add_game_choices, at_least, check_writable, error_as_json, positive, start_dump
@@ -166,7 +167,7 @@ def cmd_check(args) -> int:
         if v.trace:
             _save(v.trace, v.claim, args)
     if args.json:
-        print(json.dumps({"game": g.id, "readings": g.chosen, "claims": [_verdict_json(v) for v in verdicts]}, indent=2))
+        emit("check", {"game": g.id, "readings": g.chosen, "claims": [_verdict_json(v) for v in verdicts]})
     else:
         print(f"{g.title}: {len(verdicts)} claims")
         for v in verdicts:
@@ -198,7 +199,7 @@ def cmd_ambiguities(args) -> int:
         if f.trace:
             _save(f.trace, f"{f.kind}-{f.subject}-{i}", args)
     if args.json:
-        print(json.dumps({"game": g.id, "findings": [_finding_json(f) for f in found]}, indent=2))
+        emit("ambiguities", {"game": g.id, "findings": [_finding_json(f) for f in found]})
     else:
         print(f"{g.title}: {sum(f.is_problem for f in found)} findings, {len(found)} results")
         for f in found:
@@ -229,7 +230,7 @@ def cmd_fixtures(args) -> int:
         (Path(args.out) / name).unlink(missing_ok=True)
     _clear()
     if args.json:
-        print(json.dumps(index, indent=2, sort_keys=True))
+        emit("fixtures", index, sort_keys=True)
     else:
         print(f"{fixtures.count(index)} fixtures in {len(index['files'])} files written to {args.out} "
               f"(+ index.json, state.schema.json)")
@@ -269,7 +270,7 @@ def cmd_coverage(args) -> int:
         return 2
     rep = coverage.report(games, path)
     if args.json:
-        print(json.dumps(rep.to_json(), indent=2))
+        emit("coverage", rep.to_json())
     else:
         section = None
         for ln in rep.lines:
@@ -299,7 +300,7 @@ def cmd_replay(args) -> int:
         raise StateError(f"{args.trace}: not an ITF trace of {g.title} ({type(e).__name__}: {e})") from None
     checks = traces.replay(tr)
     if args.json:
-        print(json.dumps({"trace": args.trace, "steps": [{"index": c.index, "ok": c.ok, "message": c.message} for c in checks]}, indent=2))
+        emit("replay", {"trace": args.trace, "steps": [{"index": c.index, "ok": c.ok, "message": c.message} for c in checks]})
     else:
         print(f"{args.trace}: {len(tr.states)} states, {len(tr.steps)} moves ({meta.get('finding', '')})")
         for c in checks:
@@ -320,7 +321,7 @@ def _replay_plan(g, data, args) -> int:
     score = puzzle.score_of(g, record)
     ok = all(s["ok"] for s in steps) and finished and score == data.get("score", score)
     if args.json:
-        print(json.dumps({"plan": args.trace, "steps": steps, "finished": finished, "score": score, "ok": ok}, indent=2))
+        emit("replay-plan", {"plan": args.trace, "steps": steps, "finished": finished, "score": score, "ok": ok})
     else:
         print(f"{args.trace}: a plan for {g.title}, {len(steps)} points of its clock")
         for s in steps:
@@ -381,9 +382,9 @@ def cmd_play(args) -> int:
         files.write_text(args.svg, picture.svg(g, final, f"{g.title} — after {len(result.trace.steps)} moves ({result.ended_by}); "
                                                  f"{shown}" + "".join(f"; {line}" for line in _standing(scores))))
     if args.json:
-        print(json.dumps({"game": g.id, "readings": g.chosen, "seed": args.seed, "ended_by": result.ended_by,
+        emit("play", {"game": g.id, "readings": g.chosen, "seed": args.seed, "ended_by": result.ended_by,
                           "moves": [{"action": st.action, "args": traces.plain(st.args)} for st in result.trace.steps],
-                          "end_rules": result.end_rules, "scores": scores, "final": g.state_to_json(final)}, indent=2))
+                          "end_rules": result.end_rules, "scores": scores, "final": g.state_to_json(final)})
         return 0
     print(f"\nended after {len(result.trace.steps)} moves: {result.ended_by}")
     for rid in result.end_rules:  # why, in the spec's words

@@ -8,6 +8,7 @@ import sys
 from zoospec.solvers.analysis import conform
 
 from ..front.loader import load_named
+from ..front.output import emit
 from .analysis import guarded
 from .options import add_game_choices, at_least, positive
 
@@ -36,10 +37,10 @@ def cmd_conform(args) -> int:
     finally:
         adapter.close()
     if args.json:
-        print(json.dumps({"game": rep.game, "implementation": rep.implementation, "asked": rep.asked,
+        emit("conform", {"game": rep.game, "implementation": rep.implementation, "asked": rep.asked,
                           "unsupported": rep.unsupported,
                           "groups": [{"kind": k, "why": w, "count": n} for (k, w), n in rep.summary().items()],
-                          "disagreements": [d.__dict__ for d in rep.disagreements]}, indent=2))
+                          "disagreements": [d.__dict__ for d in rep.disagreements]})
     else:
         asked = ", ".join(f"{n} {op}" for op, n in rep.asked.items())
         print(f"{rep.implementation} against {g.title}: asked {asked}"

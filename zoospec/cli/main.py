@@ -16,6 +16,7 @@ from zoospec.solvers.symbolic import param_values, py_value
 from ..engines import interrupt
 from ..errors import SpecError, Undefined
 from ..front.loader import load, load_named
+from ..front.output import emit
 from ..suggest import suggest
 from . import analysis as cli_analysis, conform as cli_conform, pack as cli_pack, solve as cli_solve, tour as cli_tour
 from .options import add_game_choices
@@ -54,7 +55,7 @@ def cmd_validate(args) -> int:
         if not args.json:
             print(f"{f}: ok — {g.title}: {g.summary()}")
     if args.json:
-        print(json.dumps({"files": results}, indent=2))
+        emit("validate", {"files": results})
     return status
 
 
@@ -83,7 +84,7 @@ def cmd_rules(args) -> int:
                "choices": {c: says + (" (default)" if c == r.default else "") for c, says in r.choices.items()},
                "chosen": g.chosen[r.id], "at": f"{r.loc.file}:{r.loc.line}"} for r in g.readings.values()]
     if args.json:
-        print(json.dumps({"game": g.id, "title": g.title, "rulebook": g.rulebook, "rules": items}, indent=2))
+        emit("rules", {"game": g.id, "title": g.title, "rulebook": g.rulebook, "rules": items})
         return 0
     print(f"{g.title} ({g.rulebook}): {g.summary()}")
     for it in items:
@@ -109,7 +110,10 @@ def _show_python(g, name: str, as_json: bool) -> int:
         print(f"zoospec: no rule {name!r} with a body, action or define in {g.id}{suggest(name, known)}", file=sys.stderr)
         return 2
     src = g.py.source(expr) if hasattr(g.py, "source") else "(the closure back end is in use: ZOOSPEC_PYTHON=closures)\n"
-    print(json.dumps({"game": g.id, "id": name, "python": src}, indent=2) if as_json else src, end="" if not as_json else "\n")
+    if as_json:
+        emit("show-python", {"game": g.id, "id": name, "python": src})
+    else:
+        print(src, end="")
     return 0
 
 
@@ -137,7 +141,7 @@ def cmd_score(args) -> int:
             lines.append({"rule": r.id, "args": a, "points": v, "says": r.says, "cite": str(r.cite),
                           **({"final": True} if any(fs.rule == r.id for fs in finals) else {})})
     if args.json:
-        print(json.dumps({"game": g.id, "readings": g.chosen, "lines": lines}, indent=2))
+        emit("score", {"game": g.id, "readings": g.chosen, "lines": lines})
         return 0
     hidden, group = 0, None
     if args.draw:

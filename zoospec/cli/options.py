@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 from pathlib import Path
 
 from ..engines import dump
 from ..errors import StateError
+from ..front.output import emit
 
 
 def add_game_choices(p):
@@ -85,5 +85,5 @@ def error_as_json(args, message: str, code: int, problems: list[str] | None = No
     """Under --json, an error is also an object on standard output (the human line went to
     standard error): {"error": {"message", "problems", "exit_code"}}. Returns the code."""
     if getattr(args, "json", False):
-        print(json.dumps({"error": {"message": message, "problems": problems or [message], "exit_code": code}}, indent=2))
+        emit("error", {"error": {"message": message, "problems": problems or [message], "exit_code": code}})
     return code

@@ -6,7 +6,6 @@ Exit status: 0 a packing found or a count finished, 1 no packing exists (proved)
 from __future__ import annotations
 
 import contextlib
-import json
 import sys
 import time
 
@@ -19,6 +18,7 @@ from ..engines import interrupt
 from ..errors import SpecError, StateError
 from ..front.catalog import game_path
 from ..front.loader import load
+from ..front.output import emit
 from .options import at_least, check_writable, error_as_json, positive
 
 
@@ -93,7 +93,7 @@ def cmd_pack(args) -> int:
     if args.svg and packings:
         files.write_text(args.svg, pack_draw.svg(packings[0], board, title=board.name))
     if args.json:
-        print(json.dumps(_json(res, board, pieces, mode, args), indent=2))
+        emit("pack", _json(res, board, pieces, mode, args))
     else:
         _human(res, board, pieces, mode, args, packings)
     if res.stats.get("interrupted"):

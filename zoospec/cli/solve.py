@@ -14,6 +14,7 @@ from ..engines import interrupt
 from ..errors import StateError
 from ..front.catalog import game_path, readings_arg, switches_arg
 from ..front.loader import load_named
+from ..front.output import emit
 from .analysis import guarded
 from .options import add_dump_smt2, add_game_choices, at_least, check_writable, positive, start_dump
 
@@ -114,11 +115,11 @@ def cmd_solve(args) -> int:
         files.write_text(args.svg, picture.svg(g, v.record))
     plan = puzzle.plan_text(g, v.record) if v.record is not None else []
     if args.json:
-        print(json.dumps({"status": v.status, "interrupted": _interrupted(v), "deal": shown, "given": v.given, "layouts": v.layouts,
+        emit("solve", {"status": v.status, "interrupted": _interrupted(v), "deal": shown, "given": v.given, "layouts": v.layouts,
                           "target": v.target, "score": v.score, "best": v.best,
                           "proved_below": v.proved_below, "core": v.core, "reason": v.reason,
                           "seconds": round(v.seconds, 2), "plan": plan,
-                          "record": g.state_to_json(v.record) if v.record is not None else None}, indent=2))
+                          "record": g.state_to_json(v.record) if v.record is not None else None})
     else:
         _print(g, v, plan)
     if _interrupted(v):
@@ -167,7 +168,7 @@ def cmd_sweep(args) -> int:
                         readings=readings_arg(args.reading), switches=switches_arg(args.switches), retry_unknown=args.retry_unknown,
                         progress=None if args.json else sweep.progress_bar)
     if args.json:
-        print(json.dumps(summary, indent=2))
+        emit("sweep", summary)
     else:
         if summary["interrupted"]:
             print(file=sys.stderr)  # off the progress bar's line

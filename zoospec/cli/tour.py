@@ -4,7 +4,6 @@ every core, one line per answer as it comes (on a terminal or not), then the sum
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import sys
 import time
@@ -14,6 +13,7 @@ from zoospec.solvers.analysis.answer_cache import AnswerCache, cache_dir
 
 from ..errors import StateError
 from ..front.catalog import bundled, game_path
+from ..front.output import emit
 from .analysis import guarded
 from .live import TourDisplay
 from .options import at_least, positive
@@ -86,7 +86,7 @@ def _tour(args, games: dict) -> int:
     rows = [row(name, [(q, a) for q, a in got if q.game == name]) for name in games]
     page = None if args.no_report else report.write(args.report, rows, got, games, args.budget)
     if args.json:
-        print(json.dumps({"games": rows, "interrupted": interrupted}, indent=2))
+        emit("tour", {"games": rows, "interrupted": interrupted})
     else:
         print("\n" + table(rows))
         if page is not None:

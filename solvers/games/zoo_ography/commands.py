@@ -11,6 +11,7 @@ from zoospec.errors import StateError
 from zoospec.front.catalog import game_path
 from zoospec.front.jsonfile import read_object
 from zoospec.front.loader import load, load_recorded
+from zoospec.front.output import emit
 
 from ... import traces
 from ...puzzle import search as puzzle
@@ -110,9 +111,9 @@ def run_draft_result(args) -> int:
         plans[int(seat)] = (load(game_path("zoo-ography"), readings=meta.get("readings") or {}, switches=meta["switches"]), data)
     res = draft_result.check(trace, plans)
     if args.json:
-        print(json.dumps({"ok": res.ok, "winner": res.winner, "problems": res.problems,
+        emit("draft-result", {"ok": res.ok, "winner": res.winner, "problems": res.problems,
                           "zoos": [{"seat": z.seat, "rating": z.rating, "animal_rating": z.animal_rating,
-                                    "problems": z.problems} for z in res.zoos]}, indent=2))
+                                    "problems": z.problems} for z in res.zoos]})
     else:
         for z in res.zoos:
             print(f"seat {z.seat}: rating {z.rating} half stars, animal rating {z.animal_rating}"
