@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SKIP = shutil.ignore_patterns(".git", ".ci-venv", ".venv", ".hypothesis", "build", "dist", "*.egg-info",
+SKIP = shutil.ignore_patterns(".git", ".ci-venv", ".ci-wheel", ".ci-wheel-venv", ".venv", ".hypothesis", "build", "dist", "*.egg-info",
                               "__pycache__", "*.so", ".pytest_cache")
 
 
