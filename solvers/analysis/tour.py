@@ -1,9 +1,10 @@
 """The tour — the main job: every question of every game asked within one budget, on a pool of
 processes, cheap and decisive questions first, each answer handed on as it comes and remembered.
 
-A question gets its own timeout or what is left of the budget, whichever is less; one not started
-in time is `unknown` (budget), as is one still running when the budget and a grace period are
-spent (its process is stopped). Remembered answers come first and cost nothing; an `unknown`
+A question is asked on work budgets (zoospec/engines/work.py): its own time, counted in Z3's
+deterministic work, so its verdict does not move with the machine's load; one not started in time
+is `unknown` (budget), as is one still running when the budget and a grace period are spent (its
+process is stopped). Remembered answers come first and cost nothing; an `unknown`
 is asked again when it can now be given more time than it had, and a remembered counterexample
 is replayed in Python before it is shown (a witness that no longer replays is asked again).
 """
@@ -16,14 +17,15 @@ from zoospec.engines import work
 from zoospec.front.loader import load
 
 from .. import traces
+from ..workers import Workers
 from . import claims
 from .answer_cache import AnswerCache
 from .questions import LEAST, Question, ask, own_timeout, questions_of, rulebook_of
-from ..workers import Workers
 
-# a question runs at most its own timeout (or what was left of the budget when it started), plus the
-# time to load its game in a fresh worker, plus a grace: then its process is stopped and replaced,
-# and it is unknown. Validity and coverage have no timeout of their own: CHEAP bounds them.
+# a question runs at most its own time (Z3's work under work budgets, with WALL times it on the clock)
+# and not past the tour's budget plus a grace, plus the time to load its game in a fresh worker:
+# then its process is stopped and replaced, and it is unknown. Validity and coverage have no
+# timeout of their own: CHEAP bounds them.
 LOADING = 15.0
 GRACE = 10.0
 CHEAP = 120.0
