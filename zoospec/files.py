@@ -11,7 +11,7 @@ from pathlib import Path
 def write_text(path, text: str) -> None:
     """`path`'s content becomes `text` (UTF-8) all at once."""
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent or ".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)

@@ -14,12 +14,11 @@ A counterexample is re-checked by the Python back end before it is reported.
 """
 from __future__ import annotations
 
-
 import z3
 
 from zoospec import ir
-from zoospec.engines import work
 from zoospec.backends.z3 import ZCtx
+from zoospec.engines import work
 from zoospec.runtime.state import leaf_eq
 from zoospec.smt.values import ZMap, ZRec, ZSet
 

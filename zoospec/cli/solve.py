@@ -100,13 +100,15 @@ def cmd_solve(args) -> int:
     progress = None if args.json else (lambda msg: print(f"  … {msg}", file=sys.stderr, flush=True))
     how = {"target": args.target, "best": args.best, "timeout": args.timeout,
            "layout_first": puzzle.asks_layout_first(g, given, args.layout_first)}  # refused here, once, not by every worker
+    interrupted = False  # Ctrl-C came while one process searched (the portfolio's is the plain interrupt)
     if args.workers > 1:
         v = portfolio.solve(str(game_path(args.game)), readings_arg(args.reading), switches_arg(args.switches), g, deal,
                             args.workers, given=args.given, progress=progress, **how)
     else:
         with interrupt.ctrl_c_stops() as ctrl_c:  # the search stops where it is; its best so far is shown
             v = puzzle.solve(g, deal, progress=progress, given=given, **how)
-        if ctrl_c.came and v.status == "unknown" and not v.reason.startswith("interrupted"):
+        interrupted = ctrl_c.came and v.status == "unknown"
+        if interrupted and not v.reason.startswith("interrupted"):
             said = v.reason not in ("", "unknown", "canceled")  # an engine's word for being stopped says nothing
             v.reason = "interrupted" + (f" ({v.reason})" if said else "")
     if v.record is not None and args.plan:
@@ -115,28 +117,24 @@ def cmd_solve(args) -> int:
         files.write_text(args.svg, picture.svg(g, v.record))
     plan = puzzle.plan_text(g, v.record) if v.record is not None else []
     if args.json:
-        emit("solve", {"status": v.status, "interrupted": _interrupted(v), "deal": shown, "given": v.given, "layouts": v.layouts,
+        emit("solve", {"status": v.status, "interrupted": interrupted, "deal": shown, "given": v.given, "layouts": v.layouts,
                           "target": v.target, "score": v.score, "best": v.best,
                           "proved_below": v.proved_below, "core": v.core, "reason": v.reason,
                           "seconds": round(v.seconds, 2), "plan": plan,
                           "record": g.state_to_json(v.record) if v.record is not None else None})
     else:
-        _print(g, v, plan)
-    if _interrupted(v):
+        _print(g, v, plan, interrupted)
+    if interrupted:
         print("interrupted: what was found so far is above", file=sys.stderr)
         return 130
     return {"reachable": 0, "unreachable": 1}.get(v.status, 3)
 
 
-def _interrupted(v) -> bool:
-    return v.status == "unknown" and (v.reason or "").startswith("interrupted")
-
-
-def _print(g, v, plan):
+def _print(g, v, plan, interrupted: bool = False):
     head = {"reachable": f"REACHABLE — a certified record scores {v.score} (target {v.target})",
             "unreachable": f"UNREACHABLE — UNSAT: no finished record scores {v.target}",
             "unknown": f"UNKNOWN — no answer within the timeout ({v.reason})"}[v.status]
-    if _interrupted(v):
+    if interrupted:
         head = f"INTERRUPTED — {v.reason}" + (f"; the best certified so far scores {v.score}" if v.score is not None else "")
     if v.best and v.status == "unreachable" and v.score is not None:
         head = f"BEST {v.score} — a certified record scores {v.score}; UNSAT: none scores {v.proved_below} or more (target {v.target})"
