@@ -265,9 +265,10 @@ def _legal_somewhere(game, action: str, timeout):
 def _switched_on(game, action: str, timeout, switched: dict):
     """For an action legal nowhere: the switches, off here, that make it legal somewhere — each one
     alone (with those it needs) first, then all of them — and a state where it is, checked in
-    Python; None when no switch does (or the game has none off)."""
+    Python: (switches, trace, []) — else (None, None, the switch sets no engine answered for in time)."""
     off = [s for s, on in game.switches.items() if not on]
     tries = [game.switches_for(s) for s in off] + ([dict.fromkeys(off, True)] if len(off) > 1 else [])
+    unanswered = []
     for on in tries:
         key = tuple(sorted(on))
         if key not in switched:
@@ -279,6 +280,8 @@ def _switched_on(game, action: str, timeout, switched: dict):
         if g is None:
             continue
         r, m = _legal_somewhere(g, action, timeout)
+        if r == "unknown":
+            unanswered.append(" and ".join(key))
         if r == "sat":
             state, args = m.states[0], m.args[0]
 
@@ -287,8 +290,8 @@ def _switched_on(game, action: str, timeout, switched: dict):
             confirm(keeps(state), f"{action} switched on")
             state = shrink(state, g.state_types, g.domains, keeps)
             msg = f"{action} is legal here with {' and '.join(key)} on"
-            return list(key), Trace(g, [state], [], args, {"finding": msg})
-    return None
+            return list(key), Trace(g, [state], [], args, {"finding": msg}), []
+    return None, None, unanswered
 
 
 def dead_ends(game, timeout) -> list[Finding]:
@@ -313,12 +316,12 @@ def dead_ends(game, timeout) -> list[Finding]:
     for a in game.actions.values():
         r, m = _legal_somewhere(game, a.id, timeout)
         if r == "unsat":
-            opened = _switched_on(game, a.id, timeout, switched)
-            if opened is None:
+            names, trace, unanswered = _switched_on(game, a.id, timeout, switched)
+            if names is None:  # dead as the switches are (UNSAT); a switch no engine answered for is said
+                open_ = f"; with {', '.join(unanswered)} on: no engine answered in time" if unanswered else ""
                 out.append(Finding("dead-action", a.id, a.cite,
-                                   f"action {a.id} is legal in no state satisfying the invariants (UNSAT)", loc=a.loc))
+                                   f"action {a.id} is legal in no state satisfying the invariants (UNSAT){open_}", loc=a.loc))
             else:
-                names, trace = opened
                 msg = (f"action {a.id} is legal in no state satisfying the invariants with the switches as they are "
                        f"(UNSAT), but in some with {' and '.join(names)} on: switched off here, not dead")
                 out.append(Finding("switched-off", a.id, a.cite, msg, trace, loc=a.loc))

@@ -280,3 +280,20 @@ def test_a_spent_fixture_budget_skips_what_is_left_and_says_so(tmp_path, planted
     index = fixtures.generate(planted, tmp_path, seed=0, timeout=30, budget=0)
     assert index["files"] == [] and set(index["skipped"]) == set(planted.rules) | set(planted.actions)
     assert json.loads((tmp_path / "index.json").read_text())["skipped"] == index["skipped"]
+
+
+def test_an_action_no_engine_answered_for_under_its_switch_is_not_called_plainly_dead(planted, monkeypatch):
+    """planted.bonus is UNSAT as the switches are; when the question with `bonus` on gets no
+    answer, the finding stays dead-action (the UNSAT it has) but says the switch is unanswered —
+    never 'switched off' without a state, never dead without saying what was not known."""
+    real = ambiguity._legal_somewhere
+
+    def bonus_unanswered(game, action, timeout):
+        if game.switches.get("bonus") and action == "planted.bonus":
+            return "unknown", "timeout"
+        return real(game, action, timeout)
+    monkeypatch.setattr(ambiguity, "_legal_somewhere", bonus_unanswered)
+    found = {f.subject: f for f in ambiguity.dead_ends(planted, 30)}
+    assert found["planted.bonus"].kind == "dead-action"
+    assert found["planted.bonus"].message.endswith("(UNSAT); with bonus on: no engine answered in time")
+    assert found["planted.never"].message.endswith("(UNSAT)")  # bonus on was answered for it: UNSAT too
