@@ -1,9 +1,12 @@
 """`zoospec coverage`: which rulebook sentences the spec formalises, sentence by sentence.
 
 Sentences are numbered as zoospec/front/rulebook.py says. A sentence is *covered* when a rule, action,
-reading or claim cites it (a cite naming a section but no sentence covers the whole section,
-and is marked so), *non-normative* when the spec's `coverage.non_normative` list says so and
-why, and otherwise *uncovered*. Citations that point at no sentence are reported as errors.
+reading, claim, switch or component (a domain or constant whose size the rulebook prints) cites
+it (a cite naming a section but no sentence covers the whole section, and is marked so), or when
+a known-answer case beside the spec (cases/<spec name>/*.yaml) cites it — that is how a worked
+example the rulebook prints is covered: it is not a rule, it is a test of one. A sentence is
+*non-normative* when the spec's `coverage.non_normative` list says so and why, and otherwise
+*uncovered*. Citations that point at no sentence are reported as errors.
 """
 from __future__ import annotations
 
@@ -11,8 +14,11 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from zoospec.errors import SpecError
 from zoospec.front import rulebook
 from zoospec.front.catalog import PROJECT_DIR
+from zoospec.front.yamlload import load_file
+from zoospec.runtime.game import Cite
 
 
 @dataclass
@@ -54,14 +60,45 @@ class Report:
 
 
 def _cites(game):
-    for r in game.rules.values():
-        yield r.id, r.cite
-    for a in game.actions.values():
-        yield a.id, a.cite
-    for r in game.readings.values():
-        yield f"reading {r.id}", r.cite
-    for c in game.claims.values():
-        yield c.id, c.cite
+    """(who, one section's Cite) for everything the spec and its cases cite."""
+    def each():
+        for r in game.rules.values():
+            yield r.id, r.cite
+        for a in game.actions.values():
+            yield a.id, a.cite
+        for r in game.readings.values():
+            yield f"reading {r.id}", r.cite
+        for c in game.claims.values():
+            yield c.id, c.cite
+        for name, c in game.switch_cites.items():
+            yield f"switch {name}", c
+        for name, c in game.component_cites.items():
+            yield f"component {name}", c
+        yield from _case_cites(game)
+    for who, c in each():
+        for part in (c.parts() if c is not None else ()):
+            yield who, part
+
+
+def case_files(game) -> list[Path]:
+    """The known-answer cases written for a spec: cases/<spec file's name>/*.yaml beside it."""
+    spec = Path(game.file)
+    return sorted((spec.parent / "cases" / spec.stem).glob("*.yaml"))
+
+
+def _case_cites(game):
+    for f in case_files(game):
+        try:
+            doc = load_file(f).data
+        except SpecError:
+            continue  # a broken case file is the case test's to report; here it covers nothing
+        for i, case in enumerate(doc.get("cases", []) if isinstance(doc, dict) else []):
+            raw = case.get("cite") if isinstance(case, dict) else None
+            for c in raw if isinstance(raw, list) else [raw] if raw else []:
+                s = c.get("sentence", ())
+                what = next((case[k] for k in ("rule", "action", "define", "legal") if k in case), "?")
+                yield (f"{what} (case {f.name}[{i}])",
+                       Cite(c.get("file", game.rulebook), c["section"], tuple(s) if isinstance(s, list) else (s,)))
 
 
 def report(games, rulebook_path: str | Path) -> Report:

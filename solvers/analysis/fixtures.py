@@ -221,7 +221,10 @@ def _head(game, key: str, obj, tag: str, clause, args) -> dict:
 
 
 def _cite(c):
-    return None if c is None else {"file": c.file, "section": c.section, "sentence": list(c.sentence)}
+    if c is None:
+        return None
+    out = {"file": c.file, "section": c.section, "sentence": list(c.sentence)}
+    return {**out, "also": [_cite(a) for a in c.also]} if c.also else out
 
 
 def generate(game, out_dir: str | Path, seed: int = 0, timeout: float | None = 60.0, progress=None,

@@ -178,6 +178,9 @@ class Loader:
     def cite(self, raw, path) -> Cite | None:
         if raw is None:
             return None
+        if isinstance(raw, list):  # several sections: the first, and the rest as `also`
+            first, *rest = (self.cite(r, path) for r in raw)
+            return Cite(first.file, first.section, first.sentence, tuple(rest))
         s = raw.get("sentence", ())
         return Cite(raw.get("file", self.g.rulebook), raw["section"], tuple(s) if isinstance(s, list) else (s,))
 
@@ -237,6 +240,8 @@ class Loader:
     def domains(self, raw):
         for name, d in raw.items():
             p = ("components", "domains", name)
+            if "cite" in d:
+                self.g.component_cites[name] = self.cite(d["cite"], p + ("cite",))
             if "enum" in d:
                 self.enum_domain(name, d, p)
             elif "range" in d:
@@ -292,6 +297,8 @@ class Loader:
 
     def switches(self, raw):
         for name, s in raw.items():
+            if "cite" in s:
+                self.g.switch_cites[name] = self.cite(s["cite"], ("game", "switches", name, "cite"))
             v = self.want_switches.get(name, s["default"])
             self.g.switches[name] = v
             self.g.consts[name] = (BOOL, v)
@@ -309,6 +316,8 @@ class Loader:
     def constants(self, raw):
         for name, c in raw.items():
             p = ("components", "constants", name)
+            if "cite" in c:
+                self.g.component_cites[name] = self.cite(c["cite"], p + ("cite",))
             t = self.typ(c["type"], p + ("type",))
             if t is None:
                 continue

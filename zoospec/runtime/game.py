@@ -24,13 +24,21 @@ if TYPE_CHECKING:  # only named in an annotation: the runtime does not import th
 
 @dataclass
 class Cite:
+    """Where in the rulebook something comes from: a section and its sentences; `also` holds the
+    further sections when one rule formalises sentences of several (a `cite:` list in the spec)."""
     file: str
     section: str
     sentence: tuple[int, ...] = ()
+    also: tuple["Cite", ...] = ()
+
+    def parts(self) -> list["Cite"]:
+        """Each section cited, as a Cite of its own."""
+        return [Cite(self.file, self.section, self.sentence), *self.also]
 
     def __str__(self):
-        s = f"{self.file} § {self.section}"
-        return s + (f", sentence {', '.join(map(str, self.sentence))}" if self.sentence else "")
+        def one(c):
+            return f"{c.file} § {c.section}" + (f", sentence {', '.join(map(str, c.sentence))}" if c.sentence else "")
+        return "; ".join(one(c) for c in self.parts())
 
 
 @dataclass
@@ -119,6 +127,8 @@ class Game:
         self.consts: dict[str, tuple[Type, object]] = {}
         self.switches: dict[str, bool] = {}
         self.switch_needs: dict[str, list[str]] = {}  # the switches each one needs on with it
+        self.switch_cites: dict[str, Cite] = {}
+        self.component_cites: dict[str, Cite] = {}  # domains and constants whose size or value the rulebook prints
         self.state_types: dict[str, Type] = {}
         self.defines: dict[str, tuple[list[str], ir.Expr]] = {}
         self.define_sigs: dict[str, Signature] = {}

@@ -9,7 +9,8 @@ from zoospec.errors import StateError
 
 def sample_deal(game, seed: int, advanced: bool = False) -> dict:
     """Setup the Zoo Tile Deck (base set and one variable set shuffled; 3 + 3 × 6 tiles drawn),
-    one objective per space of its colour, a layout card; Objectives and Requirements Setup. With
+    one objective per space of its colour (never one with the 3-player or leaf symbol, and a bronze
+    objective never with the silver one's icons), a layout card; Objectives and Requirements Setup. With
     the Connections switch (advanced game only) a monorail requirements card takes the bronze
     space and a monorail layout is revealed (Connections Expansion Setup, 5-6)."""
     if game.switches.get("multiplayer", False):
@@ -26,10 +27,12 @@ def sample_deal(game, seed: int, advanced: bool = False) -> dict:
     tiles = [p for p in game.domains["piece"].atoms if tile_set[p] in ("base", chosen)]
     rng.shuffle(tiles)
     n = len(game.domains["deckpos"].atoms)
+    unused = game.consts["three_player_goals"][1] | game.consts["leaf_goals"][1]  # solo: neither symbol
     goal = {}
-    for slot in game.domains["goalslot"].atoms:
-        pool = sorted(o for o, c in goal_card.items() if c["slot"] == slot and o != "no_goal"
-                      and (slot != "bronze" or (o in monorail_goals) == connections))
+    for slot in game.domains["goalslot"].atoms:  # silver before bronze: a bronze showing silver's icons is turned over
+        pool = sorted(o for o, c in goal_card.items() if c["slot"] == slot and o != "no_goal" and o not in unused
+                      and (slot != "bronze" or ((o in monorail_goals) == connections
+                                                and c["what"] != goal_card[goal["silver2"]]["what"])))
         goal[slot] = rng.choice(pool) if slot != "bronze" or advanced else "no_goal"
     layouts = [m for m in game.domains["monolayout"].atoms if m != "no_monorail"]
     return {"deck": {i + 1: t for i, t in enumerate(tiles[:n])}, "goal": goal,
