@@ -73,7 +73,7 @@ def test_a_deal_file_must_give_exactly_the_deal(tmp_path):
     f.write_text("deck: {}\ngoal: {gold3: autumn}\n")
     with pytest.raises(Exception) as e:
         puzzle.read_deal(g, f)
-    assert "missing advanced, card" in str(e.value)
+    assert "missing advanced, advanced_layout, card, mono" in str(e.value)
     assert main(["solve", "zoo-ography", "--deal", str(f)]) == 2
 
 

@@ -9,8 +9,11 @@ SPEC_IDS = ("zg", "zgd")  # the solo record and the multiplayer draft
 
 
 def deal_arguments(p):
-    p.add_argument("--advanced", action="store_true", help="Zoo-ography: deal the advanced game (a bronze objective)")
+    p.add_argument("--advanced", action="store_true",
+                   help="Zoo-ography: deal the advanced game (a bronze objective), on the layout card's advanced side")
+    p.add_argument("--advanced-layout", action="store_true",
+                   help="Zoo-ography: the layout card's advanced side (its red border) in a standard game")
 
 
 def deal_options(args) -> dict:
-    return {"advanced": True} if getattr(args, "advanced", False) else {}
+    return {k: True for k in ("advanced", "advanced_layout") if getattr(args, k, False)}

@@ -31,6 +31,8 @@ def _draft_deal_arguments(p):
     p.add_argument("--objectives", action="append", metavar="SLOT=NAME,...", help="the objectives on the board (default: the spec's start)")
     p.add_argument("--card", help="the player's layout card (default: the spec's start)")
     p.add_argument("--advanced", action="store_true", help="the advanced game")
+    p.add_argument("--advanced-layout", action="store_true",
+                   help="the player plays their layout card's advanced side (each player's own choice)")
     p.add_argument("--mono", help="a Connections draft: the monorail layout revealed at setup (e.g. ml1)")
     p.add_argument("--regions", metavar="REGION,...",
                    help="a World Exhibits draft: the region of each general sponsor card the player took, in order "
@@ -78,7 +80,7 @@ def run_draft_deal(args) -> int:
     regions, sponsors, rewarded, markers = ([r.strip() for r in (a or "").split(",") if r.strip()]
                                             for a in (args.regions, args.sponsors, args.rewarded, args.markers))
     raw = draft_deals.deal_from_draft(zoo, trace, args.seat, tiles, start["goal"], args.card or start["card"], args.advanced,
-                                      args.mono or "no_monorail", regions, sponsors, rewarded, markers)
+                                      args.advanced_layout, args.mono or "no_monorail", regions, sponsors, rewarded, markers)
     deal = puzzle.deal_from_data(zoo, raw, args.trace)
     if args.objectives:
         deal = puzzle.with_objectives(zoo, deal, args.objectives)

@@ -7,12 +7,14 @@ import random
 
 from zoospec.errors import StateError
 
-def sample_deal(game, seed: int, advanced: bool = False) -> dict:
+def sample_deal(game, seed: int, advanced: bool = False, advanced_layout: bool = False) -> dict:
     """Setup the Zoo Tile Deck (base set and one variable set shuffled; 3 + 3 × 6 tiles drawn),
     one objective per space of its colour (never one with the 3-player or leaf symbol, and a bronze
     objective never with the silver one's icons), a layout card; Objectives and Requirements Setup. With
     the Connections switch (advanced game only) a monorail requirements card takes the bronze
-    space and a monorail layout is revealed (Connections Expansion Setup, 5-6)."""
+    space and a monorail layout is revealed (Connections Expansion Setup, 5-6). The layout card's
+    advanced side is the player's own choice (Player Setup and Components, 17-18): `advanced_layout`,
+    and taken with the advanced game too — an advanced game's player is an experienced one."""
     if game.switches.get("multiplayer", False):
         raise StateError("a multiplayer zoo is dealt by a draft, not by a seed: give a deal file of what the "
                          "player took (spec/zoo-ography/deals/multiplayer/)")
@@ -37,5 +39,6 @@ def sample_deal(game, seed: int, advanced: bool = False) -> dict:
     layouts = [m for m in game.domains["monolayout"].atoms if m != "no_monorail"]
     return {"deck": {i + 1: t for i, t in enumerate(tiles[:n])}, "goal": goal,
             "card": rng.choice(game.domains["layout"].atoms), "advanced": advanced,
+            "advanced_layout": advanced_layout or advanced,
             "mono": rng.choice(layouts) if connections else "no_monorail"}
 

@@ -209,10 +209,10 @@ def regions_of(zoo_game) -> list[str]:
 
 
 def deal_from_draft(zoo_game, trace, seat: int, tiles: list[str], goal: dict, card: str, advanced: bool = False,
-                    mono: str = "no_monorail", regions: list[str] | None = None, sponsors: list[str] | None = None,
+                    advanced_layout: bool = False, mono: str = "no_monorail", regions: list[str] | None = None, sponsors: list[str] | None = None,
                     rewarded: list[str] | None = None, markers: list[str] | None = None) -> dict:
     """The multiplayer deal (JSON form) of `seat`'s zoo: `tiles` taken on its turns, the actions,
-    animals and tracks the trace shows, the objectives, layout card and monorail layout given —
+    animals and tracks the trace shows, the objectives, layout card (and its side) and monorail layout given —
     with World Exhibits also the region of each general sponsor card taken, in order (or the cards
     themselves and the ones each reward move flipped), and the turns with the sponsor track's
     plank and coin. Judged by the zoo spec's deal rules when it is
@@ -254,7 +254,7 @@ def deal_from_draft(zoo_game, trace, seat: int, tiles: list[str], goal: dict, ca
             "deck": {str(i): (tiles[i - 1] if i <= n else "no_tile") for i in zoo_game.domains["deckpos"].atoms},
             "act": {str(u): a for u, (a, _, _) in enumerate(turns, 1)},
             "took": {str(u): {k: took.get(k, 0) for k in kinds} for u, (_, took, _) in enumerate(turns, 1)},
-            "goal": goal, "card": card, "advanced": advanced, "mono": mono,
+            "goal": goal, "card": card, "advanced": advanced, "advanced_layout": advanced_layout, "mono": mono,
             "railed": {str(u): m for u, (_, _, m) in enumerate(turns, 1)}}
     if "world_exhibits" in switched:
         wider, coined = sponsor_track(trace, seat)

@@ -57,7 +57,7 @@ def _zoo(zoo_game, trace, seat: int, plan: dict) -> tuple[Zoo, dict]:
     try:
         theirs = draft_deals.deal_from_draft(
             zoo_game, trace, seat, _tiles_of(record), mine["goal"],
-            mine["card"], mine["advanced"], mine["mono"], **named)
+            mine["card"], mine["advanced"], mine["advanced_layout"], mine["mono"], **named)
     except StateError as e:  # e.g. the zoo's cards cannot be the ones the seat took, or flipped when the draft did
         how = " with this zoo's cards and rewards (read as draft-deal --sponsors --rewarded --markers)" if "sponsors" in named else ""
         z.problems.append(f"the draft gives seat {seat} no deal{how}: {e}")
