@@ -9,10 +9,13 @@ from conftest import ROOT, game, run_zoospec
 from test_whole_games import _actions_using, _expectations, assert_legal_under_both_back_ends
 
 from zoospec.cli.main import main
+from zoospec.solvers.games.zoo_ography import draft_deals
 from zoospec.solvers.play import picture, playout as play
-from zoospec.solvers.symbolic import python_invariants_hold
+from zoospec.solvers.puzzle import search as puzzle
+from zoospec.solvers.symbolic import broken_invariants, python_invariants_hold
 
 SPEC = str(ROOT / "spec" / "zoo-ography-draft.yaml")
+ZOO = str(ROOT / "spec" / "zoo-ography.yaml")
 
 
 def check_alone(*args) -> tuple[int, dict]:
@@ -129,6 +132,21 @@ def test_a_whole_draft_gives_everyone_ten_turns_from_at_least_three_tiles(player
             final["shand"][p] + final["sdone"][p] for p in seats) == 44
         assert final["supply"]["secluded"] == 34 and any(final["track"][p] > 0 for p in seats)
     assert_legal_under_both_back_ends(res.trace)
+    # The part both specs formalise agrees: each seat's turns as the draft played them (actions,
+    # animals, tracks, sponsor cards) are a deal the one-zoo record's rules accept — zg.deal.* and
+    # each action's rule, zg.action.* (all but zg.action.room, which needs the zoo's placements),
+    # under its switch multiplayer (ADR 0017); the tiles are named by us (the draft counts them).
+    zoo = game(ZOO).with_readings({}, {"multiplayer": True, "connections": connections, "world_exhibits": world_exhibits})
+    start = zoo.state_to_json(zoo.start_state())
+    goal = {**start["goal"], "bronze": "express"} if connections else start["goal"]
+    for p in seats:
+        regions = ["africa"] * draft_deals.general_sponsors(res.trace, p) if world_exhibits else None
+        raw = draft_deals.deal_from_draft(zoo, res.trace, p, [f"z{i:02}" for i in range(1, 11)], goal, start["card"],
+                                          advanced=connections, mono="ml1" if connections else "no_monorail", regions=regions)
+        deal = puzzle.deal_from_data(zoo, raw, f"seat {p}")
+        assert puzzle.deal_problems(zoo, deal) == []
+        acts = [r for r in broken_invariants(zoo, {**zoo.start_state(), **deal}, "zg.action.") if r != "zg.action.room"]
+        assert acts == [], f"seat {p}: the draft's turns break {acts}"
 
 
 def test_with_world_exhibits_the_promises_hold(tmp_path, capsys):
