@@ -58,7 +58,7 @@ def main():
 
     # --- nyz.tile.place-at, compiled
     rule = g.rule("nyz.tile.place-at")
-    fn = g.fn(rule.body)
+    fn = g.python_of(rule.body)
     tiles = ["enc1", "enc15", "enc30", "enc50"]
     # The acting player's free cells are worked out once per state, as the move listing does
     # (solvers/moves.py shares one memo of define calls per state) and as the yardstick below does.
@@ -85,10 +85,10 @@ def main():
 
     # --- other checks
     acq = g.rule("nyz.acquire.single")
-    afn = g.fn(acq.body)
+    afn = g.python_of(acq.body)
     acalls = [{"s": s, "a": a, MEMO: {}} for s in range(30) for a in ("fox", "penguin", "meerkat")]
     acquire = rate(lambda env: afn(state, dict(env)), acalls, args.seconds)
-    dist = g.fn(g.rule("nyz.elephant.distance").body)
+    dist = g.python_of(g.rule("nyz.elephant.distance").body)
     dcalls = [{"d": d, MEMO: {}} for d in range(1, 9)]
     distance = rate(lambda env: dist(state, dict(env)), dcalls, args.seconds)
 

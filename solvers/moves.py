@@ -48,7 +48,7 @@ def _plan(game, action):
     if hit is None:
         names = [n for n, _ in action.params]
         # requirements, then what it ensures
-        levels = [[game.fn(c) for c in lv] for lv in conditions_by_depth(list(conjuncts(game.legal_expr(action.id))), names)]
+        levels = [[game.python_of(c) for c in lv] for lv in conditions_by_depth(list(conjuncts(game.legal_expr(action.id))), names)]
         hit = cache[action.id] = (names, levels, param_pools(game, action.params))
     return hit
 

@@ -15,5 +15,5 @@ def test_python_loop_runs_in_domain_order_not_iteration_order():
     stmt = ir.For(ir.Clause(loop.clause.var, reversed_source, ()), loop.body)
     state = {"who": "owl"}
     writes = []
-    g.py.stmt(stmt)(state, {}, writes)
+    g.python_backend.stmt(stmt)(state, {}, writes)
     assert [w[2] for w in writes] == ["fox", "owl", "elk"]

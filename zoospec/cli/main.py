@@ -109,7 +109,7 @@ def _show_python(g, name: str, as_json: bool) -> int:
         known = [*g.rules, *g.actions, *g.defines]
         print(f"zoospec: no rule {name!r} with a body, action or define in {g.id}{suggest(name, known)}", file=sys.stderr)
         return 2
-    src = g.py.source(expr) if hasattr(g.py, "source") else "(the closure back end is in use: ZOOSPEC_PYTHON=closures)\n"
+    src = g.python_backend.source(expr) if hasattr(g.python_backend, "source") else "(the closure back end is in use: ZOOSPEC_PYTHON=closures)\n"
     if as_json:
         emit("show-python", {"game": g.id, "id": name, "python": src})
     else:

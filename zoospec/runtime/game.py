@@ -155,7 +155,7 @@ class Game:
 
     # ------------------------------------------------------------------ back ends
     @property
-    def py(self) -> PyCompiler:
+    def python_backend(self) -> PyCompiler:
         """The Python back end: source generated from the IR (backends/pygen.py), or with
         ZOOSPEC_PYTHON=closures the closures it is checked against (`reference`)."""
         if self._py is None:
@@ -168,7 +168,8 @@ class Game:
         return PyCompiler(self.domains, self.defines, self.state_types)
 
     @property
-    def zc(self) -> ZCompiler:
+    def z3_backend(self) -> ZCompiler:
+        """The Z3 back end, made on first use."""
         if self._z3 is None:
             self._z3 = ZCompiler(self.domains, self.defines, self.state_types)
         return self._z3
@@ -180,17 +181,18 @@ class Game:
             hit = self._closures[id(node)] = (build(node), node)
         return hit[0]
 
-    def fn(self, e: ir.Expr):
-        return self._compiled(e, self.py.compile)
+    def python_of(self, e: ir.Expr):
+        """The compiled Python of an expression: a function of (state, env)."""
+        return self._compiled(e, self.python_backend.compile)
 
     def evaluate(self, e: ir.Expr, state: dict, env: dict | None = None):
         """The value of e on a state. Define calls are shared within this one evaluation (the
         state cannot change during it), never across evaluations."""
-        return self.fn(e)(state, {**(env or {}), MEMO: {}})
+        return self.python_of(e)(state, {**(env or {}), MEMO: {}})
 
     def z3_eval(self, e: ir.Expr, sym, ctx: ZCtx, env: dict | None = None):
         vars_ = sym.vars if isinstance(sym, SymState) else sym
-        return self.zc.compile(e, dict(env or {}), ctx, vars_)
+        return self.z3_backend.compile(e, dict(env or {}), ctx, vars_)
 
     def rule(self, rid: str) -> Rule:
         try:
@@ -323,7 +325,7 @@ class Game:
         return run_statements([self._stmt_fn(s) for s in stmts], state, env, self.state_types, self.domains)
 
     def _stmt_fn(self, s):
-        return self._compiled(s, self.py.stmt)
+        return self._compiled(s, self.python_backend.stmt)
 
     def z3_legal(self, pre, action: str, args: dict, ctx: ZCtx):
         a = self.action(action)
@@ -342,7 +344,7 @@ class Game:
         vars_ = pre.vars if isinstance(pre, SymState) else pre
         writes: list = []
         for s in stmts:
-            self.zc.stmt(s, env, ctx, vars_, writes)
+            self.z3_backend.stmt(s, env, ctx, vars_, writes)
         return apply_writes(vars_, self.state_types, writes, ctx, self.domains)
 
     def transition(self, pre: SymState, post: SymState, action: str, args: dict, ctx: ZCtx) -> z3.BoolRef:
