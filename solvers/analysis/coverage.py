@@ -133,14 +133,13 @@ def _cover(game, lines, sections, book, name, dangling, prefix):
                 continue
             ln.status = "covered"
             ln.by.append(who if c.sentence else f"{who} (whole section)")
-    for entry in game.coverage.get("non_normative", []):
-        nums = entry["sentence"] if isinstance(entry["sentence"], list) else [entry["sentence"]]
-        for n in nums:
-            ln = lines.get((entry["section"], n))
+    for entry in game.non_normative:
+        for n in entry.sentence:
+            ln = lines.get((entry.section, n))
             if ln is None:
-                dangling.append(f"{prefix}coverage.non_normative: no sentence {n} in section '{entry['section']}'")
+                dangling.append(f"{prefix}coverage.non_normative: no sentence {n} in section '{entry.section}'")
             elif ln.status == "uncovered":
-                ln.status, ln.why = "non-normative", prefix + entry["why"]
+                ln.status, ln.why = "non-normative", prefix + entry.why
 
 
 def find_rulebook(game, given: str | None = None) -> Path | None:

@@ -12,10 +12,10 @@ from ..backends.python import deep_copy
 from ..errors import Loc, Problem, SpecError, StateError
 from ..ir.domains import EnumDomain, GridDomain, RangeDomain
 from ..ir.types import BOOL, INT, AtomT, BoolT, IntT, Type, TypeSyntaxError, parse_type
-from ..runtime.game import Action, Cite, Claim, FinalScore, Game, Reading, Rule
+from ..runtime.game import Action, Cite, Claim, FinalScore, Game, NonNormative, Reading, Rule
 from ..runtime.state import from_json, state_type_ok, zero
 from ..suggest import suggest
-from . import picture as views, puzzle
+from . import packing, picture as views, puzzle
 from .build import LocMap, LocatedError, Scope, Signature, build_expr, build_stmts
 from .catalog import game_path, readings_arg, switches_arg
 from .schema import validate
@@ -110,9 +110,10 @@ class Loader:
             self.final_score(data["game"]["final_score"])
         if "start" in data:
             self.start(data["start"])
-        g.coverage = data.get("coverage", {})
-        g.packing = data.get("packing")
-        g.packing_loc = self.doc.loc(("packing",))
+        g.non_normative = [NonNormative(e["section"], tuple(e["sentence"]) if isinstance(e["sentence"], list) else (e["sentence"],),
+                                        e["why"]) for e in data.get("coverage", {}).get("non_normative", [])]
+        if "packing" in data:
+            g.packing = packing.load(self, data["packing"])
         if "picture" in data:
             g.views = views.load(self, data["picture"])
         if "puzzle" in data:

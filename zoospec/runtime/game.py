@@ -20,6 +20,7 @@ from .state import SymState, from_json, json_schema, to_json
 
 if TYPE_CHECKING:  # only named in an annotation: the runtime does not import the front end
     from ..front.build import Signature
+    from ..front.packing import Packing
 
 
 @dataclass
@@ -39,6 +40,14 @@ class Cite:
         def one(c):
             return f"{c.file} § {c.section}" + (f", sentence {', '.join(map(str, c.sentence))}" if c.sentence else "")
         return "; ".join(one(c) for c in self.parts())
+
+
+@dataclass(frozen=True)
+class NonNormative:
+    """Rulebook sentences a spec judges to state no rule (the `coverage` section), and why."""
+    section: str
+    sentence: tuple[int, ...]
+    why: str
 
 
 @dataclass
@@ -137,9 +146,8 @@ class Game:
         self.readings: dict[str, Reading] = {}
         self.chosen: dict[str, str] = {}
         self.claims: dict[str, Claim] = {}
-        self.coverage: dict = {}  # the raw `coverage` section (read by solvers/analysis/coverage.py)
-        self.packing: dict | None = None  # the raw `packing` section (read by solvers/packing/game.py)
-        self.packing_loc: Loc | None = None
+        self.non_normative: list[NonNormative] = []  # the `coverage` section's judgements
+        self.packing: "Packing | None" = None  # the `packing` section (front/packing.py; read by solvers/packing/game.py)
         self.start: dict | None = None  # the `start` section as a state (plain values for what it leaves out)
         self.final_scores: list[FinalScore] = []  # the `final_score` entries, in order
         self.views: tuple = ()  # the `picture` section (zoospec/front/picture.py), drawn by solvers/play/picture.py
