@@ -1,7 +1,9 @@
 """`zoospec conform`: someone else's Pen Pals (tests/conformance/pen_pals_adapter.py, written from
 the rulebook without zoospec) driven through the JSON protocol; a faithful one agrees everywhere,
-a planted bug is named with the rule and sentences that decide it, and the other reading of an
-ambiguous sentence is named as that reading, not as a bug."""
+a planted bug is named with the rule and sentences that decide it, the other reading of an
+ambiguous sentence is named as that reading, not as a bug, and fingerprinted as it — also from
+the states where the readings differ alone; an adapter that hangs, dies, prints garbage or
+answers the wrong shape is named with the request, and the comparison goes on."""
 from __future__ import annotations
 
 import json
@@ -17,8 +19,8 @@ SPEC = str(HERE / "games" / "pen-pals.yaml")
 ADAPTER = HERE / "conformance" / "pen_pals_adapter.py"
 
 
-def conform(capsys, *flags, games=25):
-    code = main(["conform", SPEC, "--adapter", f"{sys.executable} {ADAPTER} {' '.join(flags)}", "--games", str(games), "--json"])
+def conform(capsys, *flags, games=25, more=()):
+    code = main(["conform", SPEC, "--adapter", f"{sys.executable} {ADAPTER} {' '.join(flags)}", "--games", str(games), "--json", *more])
     return code, json.loads(capsys.readouterr().out)
 
 
@@ -26,16 +28,20 @@ def test_a_faithful_implementation_agrees_on_every_answer(capsys):
     code, rep = conform(capsys)
     assert code == 0 and rep["disagreements"] == [] and rep["unsupported"] == []
     assert rep["asked"]["legal"] > 1000 and rep["asked"]["apply"] > 500 and rep["asked"]["score"] == rep["asked"]["end"] > 100
+    assert rep["asked"]["moves"] == rep["asked"]["end"] and rep["protocol"] == []
 
 
-@pytest.mark.parametrize("flag, op, decided_by", [
-    ("--no-otter-penalty", "score", "pp.score.total (pen-pals.txt § Scoring, sentence 1, 2, 3)"),
-    ("--deal-twice", "legal", "pp.setup.deal (pen-pals.txt § Setup, sentence 1, 2)"),
+@pytest.mark.parametrize("flag, ops, decided_by", [
+    ("--no-otter-penalty", {"score"}, "pp.score.total (pen-pals.txt § Scoring, sentence 1, 2, 3)"),
+    ("--deal-twice", {"legal", "moves"}, "pp.setup.deal (pen-pals.txt § Setup, sentence 1, 2)"),
 ])
-def test_a_planted_bug_is_named_with_the_rule_that_decides_it(capsys, flag, op, decided_by):
+def test_a_planted_bug_is_named_with_the_rule_that_decides_it(capsys, flag, ops, decided_by):
     code, rep = conform(capsys, flag)
     assert code == 1 and rep["disagreements"]
-    assert {(d["kind"], d["op"], d["why"]) for d in rep["disagreements"]} == {("bug", op, decided_by)}
+    assert {(d["kind"], d["op"], d["why"]) for d in rep["disagreements"]} == {("bug", op, decided_by) for op in ops}
+    if "moves" in ops:  # a card dealt twice is listed among its moves, and the spec lists it not
+        d = next(d for d in rep["disagreements"] if d["op"] == "moves")
+        assert d["spec"] is False and d["other"] is True and d["args"]["c"] in d["state"]["deck"].values()
 
 
 def test_the_other_reading_is_named_as_a_reading(capsys):
@@ -44,6 +50,38 @@ def test_the_other_reading_is_named_as_a_reading(capsys):
     assert rep["groups"] == [{"kind": "reading", "why": "company=diagonals", "count": len(rep["disagreements"])}]
     d = rep["disagreements"][0]  # a lonely otter with an animal diagonally next to it
     assert d["op"] == "score" and d["other"] == d["spec"] + 1
+    (f,) = rep["fingerprint"]
+    assert f["reading"] == "company" and f["follows"] == "diagonals" and f["questions"] == f["matches"]["diagonals"] > 0
+
+
+@pytest.mark.parametrize("flags, follows", [((), "sides"), (("--diagonal-company",), "diagonals")])
+def test_the_states_where_readings_differ_fingerprint_an_implementation_alone(capsys, flags, follows):
+    """With --cases readings, the ambiguity analysis's smallest state for each reading is asked
+    about; that alone tells which choice the implementation made."""
+    code, rep = conform(capsys, *flags, more=("--cases", "readings"))
+    assert rep["cases"].keys() == {"readings"} and rep["cases"]["readings"] > 0
+    (f,) = rep["fingerprint"]
+    assert f["follows"] == follows and f["spec"] == "sides" and f["neither"] == 0 and f["questions"] > 0
+    assert code == (0 if follows == "sides" else 1)
+
+
+@pytest.mark.parametrize("flag, problem", [
+    ("--hang-at=5", "no answer within 1 s"),
+    ("--crash-at=5", "it stopped answering (its process ended)"),
+    ("--garbage-at=5", "not JSON: 'Traceback (most recent call last): oops'"),
+    ("--wrong-shape-at=5", "the answer has no bool 'legal'"),
+])
+def test_an_adapter_breaking_the_protocol_is_named_and_the_comparison_goes_on(capsys, tmp_path, flag, problem):
+    code, rep = conform(capsys, flag, f"--once={tmp_path / 'once'}", games=2, more=("--timeout", "1"))
+    assert code == 1 and rep["disagreements"] == []
+    (p,) = rep["protocol"]
+    assert p["request"] == 5 and p["op"] == "legal" and p["subject"] == "pp.deal" and p["problem"].startswith(problem)
+    assert rep["asked"]["legal"] > 100  # asked on after it, a hung or dead adapter started again
+
+
+def test_an_adapter_that_keeps_failing_is_given_up(capsys):
+    assert main(["conform", SPEC, "--adapter", f"{sys.executable} {ADAPTER} --crash-at=2", "--games", "1"]) == 2
+    assert "it failed 4 requests in a row" in capsys.readouterr().err
 
 
 def test_an_adapter_that_is_not_one_is_refused(capsys, tmp_path):

@@ -1,21 +1,30 @@
 """Conformance: another implementation of a game, driven through a small JSON protocol and
 compared with the spec answer by answer; each disagreement is classified — the implementation
 follows another **reading** of an ambiguous sentence (named), or it is a **bug on one side**
-(the rule and rulebook sentence that decide it are cited).
+(the rule and rulebook sentence that decide it are cited) — and each reading of the spec gets a
+**fingerprint**: on the questions its choices answer differently, which choice the
+implementation matched, and whether it did so every time.
 
 The adapter is a command zoospec starts once and talks to over standard input and output, one
 JSON object per line each way (docs/conformance.md). `hello` says which operations it answers:
-`legal` (state, action, args → true/false), `apply` (→ the next state), `score` (state, rule,
-args → a number), `end` (state → over or not). States travel in zoospec's JSON state format.
-Cases are the states of seeded games played by the spec, every legal move from them and as many
-illegal ones.
+`legal` (state, action, args → true/false), `moves` (state → the legal moves), `apply` (→ the
+next state), `score` (state, rule, args → a number), `end` (state → over or not). States travel
+in zoospec's JSON state format. Cases are the states of seeded games played by the spec (every
+legal move from them and as many illegal ones) and, with `readings`, for each reading a smallest
+state where its choices disagree (the ambiguity analysis's witness). An adapter that answers
+garbage, the wrong shape or an error is noted as a protocol problem naming the request, and the
+comparison goes on; one that hangs past its timeout or dies is started again (at most
+`RESTARTS` times in a row).
 """
 from __future__ import annotations
 
 import json
+import os
 import random
+import selectors
 import shlex
 import subprocess
+import time
 from dataclasses import dataclass, field
 
 from zoospec.errors import StateError, Undefined
@@ -24,42 +33,88 @@ from ..moves import legal_moves
 from ..play.playout import play
 from ..symbolic import param_values, py_ended, py_value
 from ..traces import plain
+from . import ambiguity
 
 PROTOCOL = 1
-OPS = ("legal", "apply", "score", "end")
+OPS = ("legal", "moves", "apply", "score", "end")
+CASES = ("games", "readings")
+RESTARTS = 3
+# What each answer must hold, and of which JSON type (the protocol's answer shapes).
+ANSWER = {"legal": ("legal", bool), "moves": ("moves", list), "apply": ("state", dict),
+          "score": ("points", int), "end": ("over", bool)}
+
+
+class ProtocolError(Exception):
+    """The adapter broke the protocol on one request; the message says how."""
 
 
 class Adapter:
-    """The other implementation, one process, one request and one answer per line."""
+    """The other implementation, one process, one request and one answer per line, each answer
+    within `timeout` seconds. A hung or dead process is started again by `restart`."""
 
     def __init__(self, command: str, timeout: float = 30.0):
         self.command, self.timeout, self.n = command, timeout, 0
+        self._start()
+        self.name = str(self.hello.get("name", command))
+        self.ops = [op for op in self.hello.get("ops", []) if op in OPS]
+
+    def _start(self):
         try:
-            self.proc = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=subprocess.DEVNULL, text=True, bufsize=1)
+            self.proc = subprocess.Popen(shlex.split(self.command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=subprocess.DEVNULL)
         except OSError as e:
-            raise StateError(f"--adapter {command!r}: cannot start it ({e.strerror})") from None
-        hello = self.ask({"op": "hello", "protocol": PROTOCOL})
-        if "error" in hello or hello.get("protocol") != PROTOCOL:
-            raise StateError(f"--adapter {command!r}: no protocol {PROTOCOL} hello (it answered {hello})")
-        self.name = str(hello.get("name", command))
-        self.ops = [op for op in hello.get("ops", []) if op in OPS]
+            raise StateError(f"--adapter {self.command!r}: cannot start it ({e.strerror})") from None
+        self._buf = b""
+        try:
+            hello = self.ask({"op": "hello", "protocol": PROTOCOL})
+        except ProtocolError as e:
+            raise StateError(f"--adapter {self.command!r}: no protocol {PROTOCOL} hello ({e})") from None
+        if hello.get("protocol") != PROTOCOL:
+            raise StateError(f"--adapter {self.command!r}: no protocol {PROTOCOL} hello (it answered {hello})")
+        self.hello = hello
+
+    def restart(self):
+        """A hung or dead adapter: killed at once, and started again."""
+        self.proc.kill()
+        self.proc.wait()
+        self._start()
 
     def ask(self, request: dict) -> dict:
+        """The answer object to one request; ProtocolError if none came in time, it is not a JSON
+        object, or it answers another request."""
         self.n += 1
         try:
-            self.proc.stdin.write(json.dumps({"id": self.n, **request}) + "\n")
+            self.proc.stdin.write((json.dumps({"id": self.n, **request}) + "\n").encode())
             self.proc.stdin.flush()
-            line = self.proc.stdout.readline()
         except (OSError, ValueError):
-            line = ""
-        if not line:
-            raise StateError(f"--adapter {self.command!r} stopped answering (request {self.n}: {request['op']})")
+            raise ProtocolError("it stopped answering (its input is closed)") from None
+        line = self._line()
         try:
             answer = json.loads(line)
         except ValueError:
-            return {"error": f"not JSON: {line[:80]!r}"}
-        return answer if isinstance(answer, dict) else {"error": f"not an object: {line[:80]!r}"}
+            raise ProtocolError(f"not JSON: {line[:80]!r}") from None
+        if not isinstance(answer, dict):
+            raise ProtocolError(f"not a JSON object: {line[:80]!r}")
+        if answer.get("id", self.n) != self.n:
+            raise ProtocolError(f"the answer is to request {answer.get('id')!r}, not to this one ({self.n})")
+        return answer
+
+    def _line(self) -> str:
+        """One line of output, read straight from the pipe so a timeout is exact."""
+        deadline = time.monotonic() + self.timeout
+        fd = self.proc.stdout.fileno()
+        with selectors.DefaultSelector() as sel:
+            sel.register(fd, selectors.EVENT_READ)
+            while b"\n" not in self._buf:
+                left = deadline - time.monotonic()
+                if left <= 0 or not sel.select(left):
+                    raise ProtocolError(f"no answer within {self.timeout:g} s")
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    raise ProtocolError("it stopped answering (its process ended)")
+                self._buf += chunk
+        line, _, self._buf = self._buf.partition(b"\n")
+        return line.decode("utf-8", "replace")
 
     def close(self):
         try:
@@ -67,6 +122,7 @@ class Adapter:
             self.proc.wait(timeout=5)
         except (OSError, subprocess.TimeoutExpired):
             self.proc.kill()
+            self.proc.wait()
 
 
 @dataclass
@@ -88,6 +144,9 @@ class Report:
     asked: dict = field(default_factory=dict)        # op -> questions asked
     disagreements: list[Disagreement] = field(default_factory=list)
     unsupported: list[str] = field(default_factory=list)
+    protocol: list[dict] = field(default_factory=list)   # requests the adapter did not answer as the protocol says
+    fingerprint: list[dict] = field(default_factory=list)  # per reading: which choice the answers follow
+    cases: dict = field(default_factory=dict)         # case source -> states asked about
 
     def summary(self) -> dict:
         groups: dict = {}
@@ -96,21 +155,47 @@ class Report:
         return {key: len(ds) for key, ds in groups.items()}
 
 
-def conform(game, adapter: Adapter, games: int = 3, seed: int = 0, max_steps: int = 200, progress=None) -> Report:
-    """Play `games` seeded games with the spec, and ask the adapter about every state of them."""
+def conform(game, adapter: Adapter, games: int = 3, seed: int = 0, max_steps: int = 200, progress=None,
+            cases=("games",), timeout: float | None = 30.0) -> Report:
+    """Ask the adapter about every state of `games` seeded games played with the spec and, with
+    `readings` among the cases, about a smallest state where each reading's choices disagree."""
     rep = Report(game.id, adapter.name, {op: 0 for op in adapter.ops}, unsupported=[op for op in OPS if op not in adapter.ops])
     rng = random.Random(seed)
     variants = _variants(game)
-    asked: list[_Asked] = []
-    for k in range(games):
-        start = game.start_state()
-        states = play(game, start, seed=seed + k, max_steps=max_steps).trace.states
-        for i, s in enumerate(states):
-            if progress:
-                progress(f"game {k + 1} of {games}, state {i + 1} of {len(states)}")
-            asked.extend(_ask_state(game, adapter, s, rng, rep, variants))
-    rep.disagreements = _classify(game, asked, [name for name, _ in variants])
+    session = _Session(game, adapter, rep, variants)
+    states = []
+    if "games" in cases:
+        for k in range(games):
+            played = play(game, game.start_state(), seed=seed + k, max_steps=max_steps).trace.states
+            states += [(f"game {k + 1} of {games}, state {i + 1} of {len(played)}", s) for i, s in enumerate(played)]
+        rep.cases["games"] = len(states)
+    if "readings" in cases:
+        found = _reading_states(game, timeout, progress)
+        rep.cases["readings"] = len(found)
+        states += [(f"where {what}", s) for what, s in found]
+    for where, s in states:
+        if progress:
+            progress(where)
+        _ask_state(session, s, rng)
+    rep.disagreements = _classify(game, session.asked, [name for name, _ in variants])
+    rep.fingerprint = _fingerprint(game, session.asked)
     return rep
+
+
+def _reading_states(game, timeout, progress) -> list[tuple[str, dict]]:
+    """For each reading, the smallest states the ambiguity analysis found where its choices
+    give different answers (one per subject it differs on, each a state the invariants allow)."""
+    out, seen = [], set()
+    for rid in game.readings:
+        if progress:
+            progress(f"a state where reading {rid}'s choices differ")
+        for f in ambiguity.readings(game, rid, timeout):
+            if f.kind == "readings-differ" and f.trace is not None:
+                key = json.dumps(game.state_to_json(f.trace.states[0]), sort_keys=True)
+                if key not in seen:
+                    seen.add(key)
+                    out.append((f"{rid}'s choices differ", f.trace.states[0]))
+    return out
 
 
 @dataclass
@@ -122,6 +207,55 @@ class _Asked:
     ours: object
     other: object
     under: dict          # reading=choice -> what the spec answers under it
+
+
+class _Session:
+    """One conformance run's questions: asks, compares, and keeps protocol problems apart."""
+
+    def __init__(self, game, adapter, rep, variants):
+        self.game, self.adapter, self.rep, self.variants = game, adapter, rep, variants
+        self.asked: list[_Asked] = []
+        self.failures = 0  # restarts in a row
+
+    def answer(self, op, subject, args, request):
+        """The adapter's answer value for one request, or None after noting a protocol problem."""
+        self.rep.asked[op] += 1
+        try:
+            answer = self.adapter.ask(request)
+        except ProtocolError as e:
+            self._problem(op, subject, args, str(e))
+            if "no answer within" in str(e) or "stopped answering" in str(e):
+                self._restart(op, subject)
+            return None
+        self.failures = 0
+        key, typ = ANSWER[op]
+        if "error" in answer and key not in answer:
+            self._problem(op, subject, args, f"it answered an error: {str(answer['error'])[:120]}")
+            return None
+        value = answer.get(key)
+        if not isinstance(value, typ) or (typ is int and isinstance(value, bool)):
+            self._problem(op, subject, args, f"the answer has no {typ.__name__} '{key}': {json.dumps(answer)[:120]}")
+            return None
+        return value
+
+    def _problem(self, op, subject, args, what):
+        self.rep.protocol.append({"op": op, "subject": subject, "args": plain(args), "request": self.adapter.n, "problem": what})
+
+    def _restart(self, op, subject):
+        self.failures += 1
+        if self.failures > RESTARTS:
+            raise StateError(f"--adapter {self.adapter.command!r}: it failed {RESTARTS + 1} requests in a row "
+                             f"(the last: {op} {subject}); stopped")
+        self.adapter.restart()
+
+    def compare(self, op, subject, args, sj, request, spec_answer, convert=None):
+        other = self.answer(op, subject, args, request)
+        if other is None:
+            return
+        if convert is not None:
+            other = convert(other)
+        self.asked.append(_Asked(op, subject, args, sj, _value(spec_answer, self.game), other,
+                                 {name: _value(spec_answer, g) for name, g in self.variants}))
 
 
 def _classify(game, asked: list[_Asked], names: list[str]) -> list[Disagreement]:
@@ -143,34 +277,80 @@ def _classify(game, asked: list[_Asked], names: list[str]) -> list[Disagreement]
     return out
 
 
-def _ask_state(game, adapter, s, rng, rep, variants) -> list[_Asked]:
-    sj = game.state_to_json(s)
+def _fingerprint(game, asked: list[_Asked]) -> list[dict]:
+    """For each reading: the questions its choices answer differently, how many of them the
+    implementation answered as each choice does (or as none), and the choice it follows when it
+    followed one every time."""
     out = []
+    for rid, r in game.readings.items():
+        spec = game.chosen[rid]
+        others = [c for c in r.choices if c != spec]
+        telling = [a for a in asked if any(a.under[f"{rid}={c}"] != a.ours for c in others)]
+        matches = {c: sum(a.other == (a.ours if c == spec else a.under[f"{rid}={c}"]) for a in telling) for c in r.choices}
+        neither = sum(all(a.other != (a.ours if c == spec else a.under[f"{rid}={c}"]) for c in r.choices) for a in telling)
+        follows = next((c for c in r.choices if telling and matches[c] == len(telling)), None)
+        out.append({"reading": rid, "spec": spec, "questions": len(telling), "matches": matches,
+                    "neither": neither, "follows": follows})
+    return out
 
-    def ask(op, subject, args, request, key, answer):
-        out.append(_compare(rep, adapter, game, variants, op, subject, args, sj, request, key, answer))
 
+def _ask_state(session, s, rng):
+    game, adapter = session.game, session.adapter
+    sj = game.state_to_json(s)
     if "end" in adapter.ops:
-        ask("end", "", {}, {"op": "end", "state": sj}, "over", lambda g: py_ended(g, s))
+        session.compare("end", "", {}, sj, {"op": "end", "state": sj}, lambda g: py_ended(g, s))
     if "score" in adapter.ops:
         for fs in game.final_scores:
             rule = game.rules[fs.rule]
             for a in param_values(game, rule.params):
-                ask("score", rule.id, a, {"op": "score", "state": sj, "rule": rule.id, "args": plain(a)}, "points",
-                    lambda g, rule=rule, a=a: py_value(g, g.rules[rule.id].body, s, a))
+                session.compare("score", rule.id, a, sj, {"op": "score", "state": sj, "rule": rule.id, "args": plain(a)},
+                                lambda g, rule=rule, a=a: py_value(g, g.rules[rule.id].body, s, a))
     legal = legal_moves(game, s)
+    if "moves" in adapter.ops:
+        _ask_moves(session, s, sj, legal)
     for action in game.actions.values():
         moves = [m.args for m in legal if m.action == action.id]
         others = [a for a in param_values(game, action.params) if a not in moves]
         tried = moves + rng.sample(others, min(len(others), max(1, len(moves))))
         for a in tried:
             if "legal" in adapter.ops:
-                ask("legal", action.id, a, {"op": "legal", "state": sj, "action": action.id, "args": plain(a)}, "legal",
-                    lambda g, a=a, aid=action.id: _legal(g, s, aid, a))
+                session.compare("legal", action.id, a, sj, {"op": "legal", "state": sj, "action": action.id, "args": plain(a)},
+                                lambda g, a=a, aid=action.id: _legal(g, s, aid, a))
             if "apply" in adapter.ops and a in moves:
-                ask("apply", action.id, a, {"op": "apply", "state": sj, "action": action.id, "args": plain(a)}, "state",
-                    lambda g, a=a, aid=action.id: g.state_to_json(g.apply(s, aid, a)))
-    return out
+                session.compare("apply", action.id, a, sj, {"op": "apply", "state": sj, "action": action.id, "args": plain(a)},
+                                lambda g, a=a, aid=action.id: g.state_to_json(g.apply(s, aid, a)),
+                                lambda other: _as_state(game, other))
+
+
+def _ask_moves(session, s, sj, legal):
+    """One `moves` request; then one question per move that the spec, the implementation or the
+    spec under another reading lists: is it among the legal moves?"""
+    listed = session.answer("moves", "", {}, {"op": "moves", "state": sj})
+    if listed is None:
+        return
+    if not all(isinstance(m, dict) and isinstance(m.get("action"), str) and isinstance(m.get("args", {}), dict) for m in listed):
+        session._problem("moves", "", {}, f"each move must be an object with 'action' and 'args': {json.dumps(listed)[:120]}")
+        return
+
+    def key(action, args):
+        return json.dumps([action, plain(args)], sort_keys=True)
+    theirs = {key(m["action"], m.get("args", {})) for m in listed}
+    ours = {key(m.action, m.args): (m.action, m.args) for m in legal}
+    under = {name: {key(m.action, m.args): (m.action, m.args) for m in legal_moves(g, s)} for name, g in session.variants}
+    every = {key(m["action"], m.get("args", {})): (m["action"], m.get("args", {})) for m in listed}
+    for u in under.values():
+        every.update(u)
+    every.update(ours)
+    for k, (action, args) in every.items():
+        session.asked.append(_Asked("moves", action, args, sj, k in ours, k in theirs,
+                                    {name: k in u for name, u in under.items()}))
+
+
+def _as_state(game, other):
+    try:
+        return game.state_to_json(game.state_from_json(other))  # the same state written another way
+    except StateError as e:
+        return f"not a state: {e}"
 
 
 def _legal(g, s, aid, a):
@@ -178,19 +358,6 @@ def _legal(g, s, aid, a):
         return g.legal(s, aid, a)
     except Undefined:
         return False  # as the move list has it: an undefined legality is not a legal move
-
-
-def _compare(rep, adapter, game, variants, op, subject, args, sj, request, key, spec_answer) -> _Asked:
-    rep.asked[op] += 1
-    answer = adapter.ask(request)
-    other = answer.get(key, answer.get("error", "(no answer)"))
-    if op == "apply" and isinstance(other, dict):
-        try:
-            other = game.state_to_json(game.state_from_json(other))  # the same state written another way
-        except StateError as e:
-            other = f"not a state: {e}"
-    return _Asked(op, subject, args, sj, _value(spec_answer, game), other,
-                  {name: _value(spec_answer, g) for name, g in variants})
 
 
 def _value(fn, g):
@@ -212,9 +379,11 @@ def _variants(game) -> list[tuple]:
 
 def _decided_by(game, op, subject) -> str:
     """The rules behind an answer, with the rulebook sentences they cite."""
-    if op in ("legal", "apply"):
-        a = game.action(subject)
-        ids = ([rid for rid, _ in a.requires + a.ensures if rid] if op == "legal" else []) or [a.id]
+    if op in ("legal", "apply", "moves"):
+        a = game.actions.get(subject)
+        if a is None:
+            return f"{subject} (not an action of the spec)"
+        ids = ([rid for rid, _ in a.requires + a.ensures if rid] if op in ("legal", "moves") else []) or [a.id]
     elif op == "score":
         ids = [subject]
     else:

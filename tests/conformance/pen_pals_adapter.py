@@ -5,11 +5,26 @@ otherwise:
   --no-otter-penalty   a lonely otter costs nothing (a bug)
   --deal-twice         a card may be dealt twice (a bug)
   --diagonal-company   an otter diagonally next to an animal has company (the other reading)
+  --no-moves           it does not answer `moves`
+and flags that break the protocol on the N-th request of a process (counting hello as the first):
+  --hang-at=N --crash-at=N --garbage-at=N --wrong-shape-at=N
+  --once=FILE          ... only in the first process (it leaves FILE behind), not again after a restart
 """
 import json
+import os
 import sys
+import time
 
-FLAGS = set(sys.argv[1:])
+FLAGS = {a for a in sys.argv[1:] if "=" not in a}
+AT = {k: v for k, v in (a.split("=", 1) for a in sys.argv[1:] if "=" in a)}
+ONCE = AT.pop("--once", None)
+if ONCE and os.path.exists(ONCE):
+    AT = {}
+elif ONCE:
+    open(ONCE, "w").close()
+AT = {k: int(v) for k, v in AT.items()}
+CARDS = sorted({"lion1", "lion2", "zebra1", "zebra2", "panda1", "panda2", "otter1", "otter2"})
+PENS = [f"{r},{c}" for r in range(2) for c in range(3)]
 KIND = {c: c[:-1] for c in ("lion1", "lion2", "zebra1", "zebra2", "panda1", "panda2", "otter1", "otter2")}
 
 
@@ -58,11 +73,29 @@ def apply(st, action, args):
     return st
 
 
-for line in sys.stdin:
+def moves(st):
+    return ([{"action": "pp.deal", "args": {"c": c}} for c in CARDS if legal(st, "pp.deal", {"c": c})]
+            + [{"action": "pp.place", "args": {"p": p}} for p in PENS if legal(st, "pp.place", {"p": p})])
+
+
+for n, line in enumerate(sys.stdin, 1):
     req = json.loads(line)
     op = req["op"]
+    if AT.get("--hang-at") == n:
+        time.sleep(3600)
+    if AT.get("--crash-at") == n:
+        sys.exit(3)
+    if AT.get("--garbage-at") == n:
+        print("Traceback (most recent call last): oops", flush=True)
+        continue
+    if AT.get("--wrong-shape-at") == n and op != "hello":
+        print(json.dumps({"id": req.get("id"), "answer": "yes"}), flush=True)
+        continue
     if op == "hello":
-        out = {"protocol": 1, "name": "pen-pals-adapter " + " ".join(sorted(FLAGS)), "ops": ["legal", "apply", "score", "end"]}
+        ops = ["legal", "apply", "score", "end"] + ([] if "--no-moves" in FLAGS else ["moves"])
+        out = {"protocol": 1, "name": " ".join(["pen-pals-adapter", *sorted(FLAGS)]), "ops": ops}
+    elif op == "moves":
+        out = {"moves": moves(req["state"])}
     elif op == "legal":
         out = {"legal": legal(req["state"], req["action"], req["args"])}
     elif op == "apply":
