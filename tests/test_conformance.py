@@ -11,8 +11,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import game
 
 from zoospec.cli.main import main
+from zoospec.solvers.analysis.shrink import size
+from zoospec.solvers.symbolic import python_invariants_hold
 
 HERE = Path(__file__).resolve().parent
 SPEC = str(HERE / "games" / "pen-pals.yaml")
@@ -42,6 +45,17 @@ def test_a_planted_bug_is_named_with_the_rule_that_decides_it(capsys, flag, ops,
     if "moves" in ops:  # a card dealt twice is listed among its moves, and the spec lists it not
         d = next(d for d in rep["disagreements"] if d["op"] == "moves")
         assert d["spec"] is False and d["other"] is True and d["args"]["c"] in d["state"]["deck"].values()
+    shrunk = [d for d in rep["disagreements"] if d["smallest"] is not None]
+    assert {d["op"] for d in shrunk} == ops  # one per group, shrunk against the adapter
+    g = game(SPEC)
+    for d in shrunk:
+        small = g.state_from_json(d["smallest"])
+        assert python_invariants_hold(g, small) and size(small, g.state_types, g.domains) <= size(
+            g.state_from_json(d["state"]), g.state_types, g.domains)
+        if flag == "--no-otter-penalty":  # one lonely otter in the first pen is all it takes
+            assert d["smallest"]["now"] == 1 and d["smallest"]["deck"]["1"].startswith("otter") and d["smallest"]["spot"]["1"] == "0,0"
+        else:  # the card dealt first is the one offered again
+            assert d["smallest"]["dealt"] == 1 and d["smallest"]["deck"]["1"] == d["args"]["c"]
 
 
 def test_the_other_reading_is_named_as_a_reading(capsys):

@@ -31,14 +31,16 @@ from zoospec.errors import StateError, Undefined
 
 from ..moves import legal_moves
 from ..play.playout import play
-from ..symbolic import param_values, py_ended, py_value
+from ..symbolic import param_values, py_ended, py_value, python_invariants_hold
 from ..traces import plain
 from . import ambiguity
+from .shrink import shrink
 
 PROTOCOL = 1
 OPS = ("legal", "moves", "apply", "score", "end")
 CASES = ("games", "readings")
 RESTARTS = 3
+SHRINK_CHECKS = 400  # adapter requests one shrink may make
 # What each answer must hold, and of which JSON type (the protocol's answer shapes).
 ANSWER = {"legal": ("legal", bool), "moves": ("moves", list), "apply": ("state", dict),
           "score": ("points", int), "end": ("over", bool)}
@@ -135,6 +137,7 @@ class Disagreement:
     other: object         # what the implementation answered
     kind: str = "bug"     # bug | reading
     why: str = ""         # the reading it follows, or the rules and sentences that decide
+    smallest: dict | None = None  # a bug's first disagreement: the smallest state it still happens on (JSON)
 
 
 @dataclass
@@ -178,6 +181,9 @@ def conform(game, adapter: Adapter, games: int = 3, seed: int = 0, max_steps: in
             progress(where)
         _ask_state(session, s, rng)
     rep.disagreements = _classify(game, session.asked, [name for name, _ in variants])
+    if progress and rep.disagreements:
+        progress("shrinking each bug to a smallest state")
+    _shrink_bugs(session, session.asked, rep.disagreements)
     rep.fingerprint = _fingerprint(game, session.asked)
     return rep
 
@@ -207,6 +213,48 @@ class _Asked:
     ours: object
     other: object
     under: dict          # reading=choice -> what the spec answers under it
+    py_state: dict = field(default=None, repr=False)
+
+
+@dataclass
+class _Question:
+    """One question about one state: the request, the spec's answer (a function of the game, so
+    it is asked under each reading too) and how the adapter's answer is read."""
+    op: str
+    subject: str
+    args: dict
+    request: dict
+    spec: object                      # game -> the spec's answer
+    read: object = None               # the adapter's answer value -> the value compared
+
+
+def _question(game, op, subject, args, s) -> _Question:
+    sj = game.state_to_json(s)
+    base = {"op": op, "state": sj}
+    if op == "end":
+        return _Question(op, "", {}, base, lambda g: py_ended(g, s))
+    if op == "score":
+        return _Question(op, subject, args, {**base, "rule": subject, "args": plain(args)},
+                         lambda g: py_value(g, g.rules[subject].body, s, args))
+    if op == "legal":
+        return _Question(op, subject, args, {**base, "action": subject, "args": plain(args)}, lambda g: _legal(g, s, subject, args))
+    if op == "apply":
+        return _Question(op, subject, args, {**base, "action": subject, "args": plain(args)},
+                         lambda g: g.state_to_json(g.apply(s, subject, args)), lambda other: _as_state(game, other))
+    k = _move_key(subject, args)  # moves: is this one move among the legal ones?
+    return _Question(op, subject, args, base, lambda g: any(_move_key(m.action, m.args) == k for m in legal_moves(g, s)),
+                     lambda listed: k in _listed(listed))
+
+
+def _move_key(action, args) -> str:
+    return json.dumps([action, plain(args)], sort_keys=True)
+
+
+def _listed(listed) -> set[str]:
+    """The moves an adapter listed, as keys; ProtocolError if the list is not one of moves."""
+    if not all(isinstance(m, dict) and isinstance(m.get("action"), str) and isinstance(m.get("args", {}), dict) for m in listed):
+        raise ProtocolError(f"each move must be an object with 'action' and 'args': {json.dumps(listed)[:120]}")
+    return {_move_key(m["action"], m.get("args", {})) for m in listed}
 
 
 class _Session:
@@ -217,9 +265,10 @@ class _Session:
         self.asked: list[_Asked] = []
         self.failures = 0  # restarts in a row
 
-    def answer(self, op, subject, args, request):
+    def answer(self, op, subject, args, request, counted=True):
         """The adapter's answer value for one request, or None after noting a protocol problem."""
-        self.rep.asked[op] += 1
+        if counted:
+            self.rep.asked[op] += 1
         try:
             answer = self.adapter.ask(request)
         except ProtocolError as e:
@@ -248,14 +297,22 @@ class _Session:
                              f"(the last: {op} {subject}); stopped")
         self.adapter.restart()
 
-    def compare(self, op, subject, args, sj, request, spec_answer, convert=None):
-        other = self.answer(op, subject, args, request)
-        if other is None:
-            return
-        if convert is not None:
-            other = convert(other)
-        self.asked.append(_Asked(op, subject, args, sj, _value(spec_answer, self.game), other,
-                                 {name: _value(spec_answer, g) for name, g in self.variants}))
+    def other(self, q: _Question, counted=True):
+        """The adapter's answer to a question, read as the spec's is; None after a protocol problem."""
+        other = self.answer(q.op, q.subject, q.args, q.request, counted)
+        if other is None or q.read is None:
+            return other
+        try:
+            return q.read(other)
+        except ProtocolError as e:
+            self._problem(q.op, q.subject, q.args, str(e))
+            return None
+
+    def compare(self, q: _Question, s):
+        other = self.other(q)
+        if other is not None:
+            self.asked.append(_Asked(q.op, q.subject, q.args, q.request["state"], _value(q.spec, self.game), other,
+                                     {name: _value(q.spec, g) for name, g in self.variants}, s))
 
 
 def _classify(game, asked: list[_Asked], names: list[str]) -> list[Disagreement]:
@@ -277,6 +334,18 @@ def _classify(game, asked: list[_Asked], names: list[str]) -> list[Disagreement]
     return out
 
 
+def _shrink_bugs(session, asked: list[_Asked], found: list[Disagreement]):
+    """Each group of bugs' first disagreement shrunk against the adapter (readings need none:
+    the fingerprint explains them)."""
+    done = set()
+    for d in found:
+        if d.kind == "bug" and (d.op, d.why) not in done:
+            done.add((d.op, d.why))
+            a = next(a for a in asked if (a.op, a.subject, a.state) == (d.op, d.subject, d.state)
+                     and plain(a.args) == d.args and a.other == d.other)
+            d.smallest = _shrink(session, a)
+
+
 def _fingerprint(game, asked: list[_Asked]) -> list[dict]:
     """For each reading: the questions its choices answer differently, how many of them the
     implementation answered as each choice does (or as none), and the choice it follows when it
@@ -295,55 +364,65 @@ def _fingerprint(game, asked: list[_Asked]) -> list[dict]:
 
 
 def _ask_state(session, s, rng):
-    game, adapter = session.game, session.adapter
-    sj = game.state_to_json(s)
-    if "end" in adapter.ops:
-        session.compare("end", "", {}, sj, {"op": "end", "state": sj}, lambda g: py_ended(g, s))
-    if "score" in adapter.ops:
+    game, ops = session.game, session.adapter.ops
+    if "end" in ops:
+        session.compare(_question(game, "end", "", {}, s), s)
+    if "score" in ops:
         for fs in game.final_scores:
-            rule = game.rules[fs.rule]
-            for a in param_values(game, rule.params):
-                session.compare("score", rule.id, a, sj, {"op": "score", "state": sj, "rule": rule.id, "args": plain(a)},
-                                lambda g, rule=rule, a=a: py_value(g, g.rules[rule.id].body, s, a))
+            for a in param_values(game, game.rules[fs.rule].params):
+                session.compare(_question(game, "score", fs.rule, a, s), s)
     legal = legal_moves(game, s)
-    if "moves" in adapter.ops:
-        _ask_moves(session, s, sj, legal)
+    if "moves" in ops:
+        _ask_moves(session, s, legal)
     for action in game.actions.values():
         moves = [m.args for m in legal if m.action == action.id]
         others = [a for a in param_values(game, action.params) if a not in moves]
-        tried = moves + rng.sample(others, min(len(others), max(1, len(moves))))
-        for a in tried:
-            if "legal" in adapter.ops:
-                session.compare("legal", action.id, a, sj, {"op": "legal", "state": sj, "action": action.id, "args": plain(a)},
-                                lambda g, a=a, aid=action.id: _legal(g, s, aid, a))
-            if "apply" in adapter.ops and a in moves:
-                session.compare("apply", action.id, a, sj, {"op": "apply", "state": sj, "action": action.id, "args": plain(a)},
-                                lambda g, a=a, aid=action.id: g.state_to_json(g.apply(s, aid, a)),
-                                lambda other: _as_state(game, other))
+        for a in moves + rng.sample(others, min(len(others), max(1, len(moves)))):
+            if "legal" in ops:
+                session.compare(_question(game, "legal", action.id, a, s), s)
+            if "apply" in ops and a in moves:
+                session.compare(_question(game, "apply", action.id, a, s), s)
 
 
-def _ask_moves(session, s, sj, legal):
+def _ask_moves(session, s, legal):
     """One `moves` request; then one question per move that the spec, the implementation or the
     spec under another reading lists: is it among the legal moves?"""
+    game = session.game
+    sj = game.state_to_json(s)
     listed = session.answer("moves", "", {}, {"op": "moves", "state": sj})
     if listed is None:
         return
-    if not all(isinstance(m, dict) and isinstance(m.get("action"), str) and isinstance(m.get("args", {}), dict) for m in listed):
-        session._problem("moves", "", {}, f"each move must be an object with 'action' and 'args': {json.dumps(listed)[:120]}")
+    try:
+        theirs = _listed(listed)
+    except ProtocolError as e:
+        session._problem("moves", "", {}, str(e))
         return
-
-    def key(action, args):
-        return json.dumps([action, plain(args)], sort_keys=True)
-    theirs = {key(m["action"], m.get("args", {})) for m in listed}
-    ours = {key(m.action, m.args): (m.action, m.args) for m in legal}
-    under = {name: {key(m.action, m.args): (m.action, m.args) for m in legal_moves(g, s)} for name, g in session.variants}
-    every = {key(m["action"], m.get("args", {})): (m["action"], m.get("args", {})) for m in listed}
+    ours = {_move_key(m.action, m.args): (m.action, m.args) for m in legal}
+    under = {name: {_move_key(m.action, m.args): (m.action, m.args) for m in legal_moves(g, s)} for name, g in session.variants}
+    every = {_move_key(m["action"], m.get("args", {})): (m["action"], m.get("args", {})) for m in listed}
     for u in under.values():
         every.update(u)
     every.update(ours)
     for k, (action, args) in every.items():
         session.asked.append(_Asked("moves", action, args, sj, k in ours, k in theirs,
-                                    {name: k in u for name, u in under.items()}))
+                                    {name: k in u for name, u in under.items()}, s))
+
+
+def _shrink(session, a: _Asked) -> dict:
+    """The smallest state (1-minimal, every invariant kept) on which the implementation still
+    answers a's question otherwise than the spec — the adapter asked again at each step."""
+    game = session.game
+
+    def differs(s):
+        if not python_invariants_hold(game, s):
+            return False
+        if a.op == "apply" and not _legal(game, s, a.subject, a.args):
+            return False
+        q = _question(game, a.op, a.subject, a.args, s)
+        other = session.other(q, counted=False)
+        return other is not None and other != _value(q.spec, game)
+
+    return game.state_to_json(shrink(a.py_state, game.state_types, game.domains, differs, max_checks=SHRINK_CHECKS))
 
 
 def _as_state(game, other):

@@ -5,8 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 
 from zoospec.solvers.analysis import conform
+from zoospec.solvers.play import picture
 
 from ..front.loader import load_named
 from ..front.output import emit
@@ -63,12 +65,16 @@ def cmd_conform(args) -> int:
         if not rep.disagreements and not rep.protocol:
             print("every answer agrees with the spec")
         for (kind, why), n in rep.summary().items():
-            first = next(d for d in rep.disagreements if (d.kind, d.why) == (kind, why))
+            first = next((d for d in rep.disagreements if (d.kind, d.why) == (kind, why) and d.smallest is not None),
+                         next(d for d in rep.disagreements if (d.kind, d.why) == (kind, why)))
             head = f"follows the reading {why}" if kind == "reading" else f"disagrees with {why}"
             print(f"\n{n} answer(s): {head}")
             print(f"  e.g. {first.op} {first.subject} {json.dumps(first.args)}: the spec says {json.dumps(first.spec)}, "
                   f"the implementation {json.dumps(first.other)}")
             print(f"  on the state {json.dumps(first.state)}")
+            if first.smallest is not None:
+                print("  the smallest state where it still happens (shrunk against the implementation):")
+                print(textwrap.indent(picture.text(g, g.state_from_json(first.smallest)).rstrip(), "    "))
         if rep.protocol:
             print(f"\n{len(rep.protocol)} request(s) not answered as the protocol says, e.g.:")
             for p in rep.protocol[:5]:
