@@ -7,6 +7,7 @@ answers the wrong shape is named with the request, and the comparison goes on.""
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from pathlib import Path
 
@@ -103,3 +104,24 @@ def test_an_adapter_that_is_not_one_is_refused(capsys, tmp_path):
     assert "stopped answering" in capsys.readouterr().err
     assert main(["conform", SPEC, "--adapter", str(tmp_path / "no-such-program")]) == 2
     assert "cannot start it" in capsys.readouterr().err
+
+
+NODE = shutil.which("node")
+ZOOLORETTO_JS = HERE.parent / "examples" / "adapters" / "zooloretto-score.js"
+
+
+@pytest.mark.skipif(NODE is None, reason="Node.js is not on this machine (examples/adapters/zooloretto-score.js needs it)")
+def test_an_independent_javascript_scoring_agrees_with_the_spec_and_a_changed_one_is_caught(capsys, tmp_path):
+    """examples/adapters/zooloretto-score.js scores Zooloretto from the French rulebook, in
+    JavaScript: on every state of two seeded games every score agrees; the same file with
+    stall kinds worth 3 instead of 2 is named a bug of zlr.score.total, with its sentences."""
+    args = ["conform", "zooloretto", "--games", "2", "--json"]
+    assert main([*args, "--adapter", f"{NODE} {ZOOLORETTO_JS}"]) == 0
+    rep = json.loads(capsys.readouterr().out)
+    assert rep["disagreements"] == [] and rep["asked"]["score"] > 1000 and rep["unsupported"] == ["legal", "moves", "apply"]
+    changed = tmp_path / "changed.js"
+    changed.write_text(ZOOLORETTO_JS.read_text().replace("points += 2 * kinds.size", "points += 3 * kinds.size"))
+    assert main([*args, "--adapter", f"{NODE} {changed}"]) == 1
+    rep = json.loads(capsys.readouterr().out)
+    assert {(d["kind"], d["op"], d["why"].split(" (")[0]) for d in rep["disagreements"]} == {("bug", "score", "zlr.score.total")}
+    assert all(d["other"] > d["spec"] for d in rep["disagreements"])
