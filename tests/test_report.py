@@ -67,6 +67,21 @@ def test_the_page_holds_every_game_claim_and_reading_of_the_json(report):
     assert rows == GAMES
 
 
+def test_each_rulebook_sentence_is_shown_with_what_cites_it(report):
+    """The coverage of each game's rulebook, sentence by sentence: as many rows as sentences, each
+    with its status; the planted spec's uncovered sentence is marked, and its table shown open."""
+    data = json.loads((report / "report.json").read_text())
+    html_text = (report / "index.html").read_text()
+    page = Elements()
+    page.feed(html_text)
+    rows = [a["data-status"] for t, a in page.found if t == "tr" and "data-status" in a]
+    answers = [q["answer"] for g in GAMES for q in data["questions"] if q["kind"] == "coverage" and q["game"] == g]  # page order
+    assert rows == [ln["status"] for a in answers for ln in a["sentences"]] and len(rows) > 10
+    assert rows.count("uncovered") == sum(a["uncovered"] for a in answers) == 1
+    assert "Nobody may skip a turn." in html_text and html_text.count("<details class='coverage' open>") == 1
+    assert any(ln["by"] == ["planted.score"] for a in answers for ln in a["sentences"])
+
+
 def test_gaps_dead_ends_and_switched_off_actions_are_shown_with_their_states(report):
     """Each gap, dead end, dead action and switched-off action of report.json has its place on the
     page, and those with a witness state have it drawn (the switched-off one under its switch)."""

@@ -115,7 +115,10 @@ def _coverage(g, siblings, __):
     others = [_game(p) for p in siblings.split(os.pathsep) if p]
     rep, alone = coverage.report([g, *others], book), coverage.report(g, book)
     return {"rulebook": str(book), "percent": round(rep.percent, 1), "uncovered": len(rep.uncovered),
-            "dangling": len(rep.dangling), "with": [o.id for o in others], "alone": round(alone.percent, 1)}
+            "dangling": len(rep.dangling), "with": [o.id for o in others], "alone": round(alone.percent, 1),
+            "normative": rep.normative, "covered": rep.covered,
+            "sentences": [{"section": ln.sentence.section, "n": ln.sentence.number, "text": ln.sentence.text,
+                           "status": ln.status, "by": ln.by, "why": ln.why} for ln in rep.lines]}
 
 
 def rulebook_of(path: str) -> str | None:

@@ -51,6 +51,7 @@ STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em; color: #222; }
 table { border-collapse: collapse; } td, th { border: 1px solid #bbb; padding: 4px 8px; text-align: left; }
 .holds { color: #176117; } .fails { color: #9a1c1c; } .unknown { color: #7a5a00; }
+tr.uncovered td { background: #fbe3e3; } tr.non-normative td { color: #666; }
 .viewer { border: 1px solid #ccc; padding: 8px; margin: 8px 0; } .step { display: none; } .step.shown { display: block; }
 pre { background: #f6f6f6; padding: 6px; } section { margin-top: 2em; }
 """
@@ -136,6 +137,7 @@ def _game_section(name, path, answers) -> str:
         if f.get("trace"):
             out.append(_viewer(g, f"{name}/reading-{q.item}-{i}", f["trace"]))
         out.append("</div>")
+    out.extend(_sentences(answers))
     found = [(q, f) for q, a in answers for f in a.get("findings", []) if f["kind"] in LOOSE_ENDS]
     if found:
         out.append("<h3>Gaps, dead ends and switched-off actions</h3>")
@@ -147,6 +149,27 @@ def _game_section(name, path, answers) -> str:
             out.append(_viewer(g, f"{name}/{f['kind']}-{f['subject']}-{i}", f["trace"]))
         out.append("</div>")
     return "\n".join(out) + "</section>"
+
+
+def _sentences(answers) -> list[str]:
+    """The rulebook sentence by sentence: the rules, switches, components and cases that cite
+    each one, why one is judged non-normative, and which are uncovered (shown open when any is)."""
+    e = html.escape
+    cov = next((a for q, a in answers if q.kind == "coverage" and a.get("sentences")), None)
+    if cov is None:
+        return []
+    lines = cov["sentences"]
+    judged = sum(ln["status"] == "non-normative" for ln in lines)
+    head = (f"The rulebook, sentence by sentence: {cov['covered']} of {cov['normative']} normative sentences "
+            f"covered ({cov['percent']}%), {judged} judged non-normative, {cov['uncovered']} uncovered"
+            + (f" — counted with {', '.join(cov['with'])}" if cov.get("with") else ""))
+    rows = "".join(f"<tr class='sentence {e(ln['status'])}' data-status='{e(ln['status'])}'><td>{e(ln['section'])}</td>"
+                   f"<td>{ln['n']}</td><td>{e(ln['text'])}</td>"
+                   f"<td>{e(', '.join(ln['by']) if ln['status'] == 'covered' else ln['why'] or 'uncovered')}</td></tr>"
+                   for ln in lines)
+    return [f"<details class='coverage'{' open' if cov['uncovered'] else ''}><summary><b>{e(head)}</b></summary>"
+            f"<table><tr><th>section</th><th>#</th><th>sentence</th><th>cited by, or why it states no rule</th></tr>"
+            f"{rows}</table></details>"]
 
 
 def _viewer(g, vid: str, itf: dict) -> str:
