@@ -125,3 +125,59 @@ def test_an_independent_javascript_scoring_agrees_with_the_spec_and_a_changed_on
     rep = json.loads(capsys.readouterr().out)
     assert {(d["kind"], d["op"], d["why"].split(" (")[0]) for d in rep["disagreements"]} == {("bug", "score", "zlr.score.total")}
     assert all(d["other"] > d["spec"] for d in rep["disagreements"])
+
+
+def _log(tmp_path, lines) -> str:
+    path = tmp_path / "game.jsonl"
+    path.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
+    return str(path)
+
+
+@pytest.fixture
+def pen_pals_log():
+    """A whole Pen Pals game as another implementation would log it: the start, every move with
+    the state it led to, and that the game is over."""
+    from zoospec.solvers.play import playout
+    g = game(SPEC)
+    res = playout.play(g, g.start_state(), seed=3, max_steps=50)
+    lines = [{"start": g.state_to_json(res.trace.states[0])}]
+    for st, after in zip(res.trace.steps, res.trace.states[1:]):
+        lines.append({"action": st.action, "args": dict(st.args), "state": g.state_to_json(after)})
+    return lines + [{"over": True}]
+
+
+def trace(capsys, path):
+    code = main(["conform", SPEC, "--trace", path, "--json"])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_a_faithful_game_log_passes_move_by_move(capsys, tmp_path, pen_pals_log):
+    code, rep = trace(capsys, _log(tmp_path, pen_pals_log))
+    assert code == 0 and rep["problem"] is None and rep["moves"] == rep["states"] == len(pen_pals_log) - 2 == 8
+
+
+def test_a_game_log_is_stopped_at_its_first_illegal_move_or_wrong_state(capsys, tmp_path, pen_pals_log):
+    twice = [*pen_pals_log[:2], {"action": "pp.deal", "args": pen_pals_log[1]["args"]}]  # the first card dealt again
+    code, rep = trace(capsys, _log(tmp_path, twice))
+    p = rep["problem"]
+    assert code == 1 and rep["moves"] == 1 and p["kind"] == "illegal" and p["line"] == 3
+    assert p["rules"] == ["pp.setup.deal (pen-pals.txt § Setup, sentence 1, 2)"] and p["state"]["dealt"] == 1
+    wrong = json.loads(json.dumps(pen_pals_log))
+    wrong[5]["state"]["now"] += 1  # the log's fifth move claims a state one placement ahead
+    code, rep = trace(capsys, _log(tmp_path, wrong))
+    p = rep["problem"]
+    assert code == 1 and rep["moves"] == 5 and rep["states"] == 4 and p["kind"] == "state" and p["line"] == 6
+    assert p["message"].startswith("after move 5") and "now: the spec has" in p["message"]
+    code, rep = trace(capsys, _log(tmp_path, [*pen_pals_log[:-1], {"over": False}]))
+    assert code == 1 and rep["problem"]["kind"] == "over" and rep["moves"] == 8
+
+
+def test_a_game_log_that_starts_wrong_or_is_not_one_is_refused(capsys, tmp_path, pen_pals_log):
+    start = json.loads(json.dumps(pen_pals_log[0]))
+    start["start"]["now"] = 4  # four cards placed, none dealt
+    code, rep = trace(capsys, _log(tmp_path, [start]))
+    assert code == 1 and rep["problem"]["kind"] == "start" and "breaks" in rep["problem"]["message"]
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps(pen_pals_log[0]) + "\n{\"action\": \n")
+    assert main(["conform", SPEC, "--trace", str(bad)]) == 2
+    assert f"{bad}:2:" in capsys.readouterr().err

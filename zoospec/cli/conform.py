@@ -7,9 +7,10 @@ import json
 import sys
 import textwrap
 
-from zoospec.solvers.analysis import conform
+from zoospec.solvers.analysis import conform, game_log
 from zoospec.solvers.play import picture
 
+from ..front.jsonfile import read_json_lines
 from ..front.loader import load_named
 from ..front.output import emit
 from .analysis import guarded
@@ -27,7 +28,10 @@ def case_sources(text: str) -> tuple[str, ...]:
 def add_parser(sub):
     p = sub.add_parser("conform", help="test another implementation against the spec through a JSON adapter; name each disagreement")
     p.add_argument("game", help="a bundled game name or a spec file")
-    p.add_argument("--adapter", required=True, metavar="CMD", help="the command that starts the implementation's adapter (docs/conformance.md)")
+    how = p.add_mutually_exclusive_group(required=True)
+    how.add_argument("--adapter", metavar="CMD", help="the command that starts the implementation's adapter (docs/conformance.md)")
+    how.add_argument("--trace", metavar="LOG", help="a game log the implementation wrote (JSON lines: a start, then moves, "
+                     "optionally with the states it claims): the first illegal move or wrong state")
     p.add_argument("--games", type=at_least(1), default=3, help="seeded games whose every state is asked about (default 3)")
     p.add_argument("--seed", type=int, default=0, help="the first game's seed (default 0)")
     p.add_argument("--steps", type=at_least(1), default=200, help="at most this many moves per game (default 200)")
@@ -43,6 +47,8 @@ def add_parser(sub):
 @guarded
 def cmd_conform(args) -> int:
     g = load_named(args.game, args.reading, args.switches)
+    if args.trace:
+        return _check_log(g, args)
     adapter = conform.Adapter(args.adapter, args.timeout)
     try:
         progress = None if args.json or not sys.stderr.isatty() else (
@@ -87,3 +93,24 @@ def cmd_conform(args) -> int:
                     else ("no question told them apart" if not f["questions"] else "follows no one choice")
                 print(f"  {f['reading']}: {verdict} — {f['questions']} question(s): {shown}")
     return 1 if rep.disagreements or rep.protocol else 0
+
+
+def _check_log(g, args) -> int:
+    """`--trace LOG`: the log checked move by move (solvers/analysis/game_log.py)."""
+    res = game_log.check(g, read_json_lines(args.trace, "a game log"))
+    p = res.problem
+    if args.json:
+        emit("conform-trace", {"game": res.game, "log": args.trace, "moves": res.moves, "states": res.states,
+                                "problem": None if p is None else p.__dict__})
+        return 0 if p is None else 1
+    print(f"{args.trace} against {g.title}: {res.moves} legal move(s), {res.states} claimed state(s) as the spec has them")
+    if p is None:
+        print("every move is legal and every state the log claims is the spec's")
+        return 0
+    print(f"\n{args.trace}:{p.line}: {p.message}")
+    for r in p.rules:
+        print(f"  decided by {r}")
+    if p.state is not None:
+        print("  the state before it:")
+        print(textwrap.indent(picture.text(g, g.state_from_json(p.state)).rstrip(), "    "))
+    return 1

@@ -16,6 +16,40 @@ MAX_DEPTH = 200
 
 def read_json(path: str, what: str):
     """The JSON value in a file, or a StateError naming the file and what it should have been."""
+    text = _text(path, what)
+    _check_depth(path, text)
+    try:
+        return json.loads(text, object_pairs_hook=_no_duplicates)
+    except json.JSONDecodeError as e:
+        raise StateError(f"{path}:{e.lineno}:{e.colno}: not JSON ({e.msg}); expected {what}") from None
+    except _Duplicate as e:
+        raise StateError(f"{path}: key {e.args[0]!r} appears twice in one object; expected {what}") from None
+
+
+def read_json_lines(path: str, what: str) -> list[tuple[int, dict]]:
+    """(line number, object) for every non-blank line of a JSON-lines file, each line read with
+    read_json's guarantees; a line that is not one JSON object is refused with its number."""
+    out = []
+    for n, line in enumerate(_text(path, what).splitlines(), 1):
+        if not line.strip():
+            continue
+        where = f"{path}:{n}"
+        _check_depth(where, line)
+        try:
+            value = json.loads(line, object_pairs_hook=_no_duplicates)
+        except json.JSONDecodeError as e:
+            raise StateError(f"{where}:{e.colno}: not JSON ({e.msg}); expected {what}, one JSON object a line") from None
+        except _Duplicate as e:
+            raise StateError(f"{where}: key {e.args[0]!r} appears twice in one object") from None
+        if not isinstance(value, dict):
+            raise StateError(f"{where}: a JSON {type(value).__name__ if value is not None else 'null'}, not an object; "
+                             f"expected {what}, one JSON object a line")
+        out.append((n, value))
+    return out
+
+
+def _text(path: str, what: str) -> str:
+    """A file's text, refused (naming the file) when it is a folder, too large, not UTF-8 or empty."""
     p = Path(path)
     try:
         if p.is_dir():
@@ -31,13 +65,7 @@ def read_json(path: str, what: str):
         raise StateError(f"{path}: not UTF-8 text (byte {e.start}); expected {what}") from None
     if not text.strip():
         raise StateError(f"{path}: empty; expected {what}")
-    _check_depth(path, text)
-    try:
-        return json.loads(text, object_pairs_hook=_no_duplicates)
-    except json.JSONDecodeError as e:
-        raise StateError(f"{path}:{e.lineno}:{e.colno}: not JSON ({e.msg}); expected {what}") from None
-    except _Duplicate as e:
-        raise StateError(f"{path}: key {e.args[0]!r} appears twice in one object; expected {what}") from None
+    return text
 
 
 def read_object(path: str, what: str) -> dict:
