@@ -80,6 +80,13 @@ def test_the_states_where_readings_differ_fingerprint_an_implementation_alone(ca
     assert code == (0 if follows == "sides" else 1)
 
 
+def test_the_boundary_fixtures_alone_find_a_planted_bug(capsys):
+    """--cases fixtures: the states on either side of each rule's and action's verdict."""
+    code, rep = conform(capsys, "--deal-twice", more=("--cases", "fixtures"))
+    assert rep["cases"].keys() == {"fixtures"} and rep["cases"]["fixtures"] > 10 and code == 1
+    assert {(d["kind"], d["why"].split(" (")[0]) for d in rep["disagreements"]} == {("bug", "pp.setup.deal")}
+
+
 @pytest.mark.parametrize("flag, problem", [
     ("--hang-at=5", "no answer within 1 s"),
     ("--crash-at=5", "it stopped answering (its process ended)"),

@@ -10,8 +10,9 @@ JSON object per line each way (docs/conformance.md). `hello` says which operatio
 `legal` (state, action, args → true/false), `moves` (state → the legal moves), `apply` (→ the
 next state), `score` (state, rule, args → a number), `end` (state → over or not). States travel
 in zoospec's JSON state format. Cases are the states of seeded games played by the spec (every
-legal move from them and as many illegal ones) and, with `readings`, for each reading a smallest
-state where its choices disagree (the ambiguity analysis's witness). An adapter that answers
+legal move from them and as many illegal ones), with `readings` for each reading a smallest
+state where its choices disagree (the ambiguity analysis's witness), and with `fixtures` every
+state of the boundary fixtures (each rule's and action's states on either side of its verdict). An adapter that answers
 garbage, the wrong shape or an error is noted as a protocol problem naming the request, and the
 comparison goes on; one that hangs past its timeout or dies is started again (at most
 `RESTARTS` times in a row).
@@ -33,12 +34,12 @@ from ..moves import legal_moves
 from ..play.playout import play
 from ..symbolic import param_values, py_ended, py_value, python_invariants_hold
 from ..traces import plain
-from . import ambiguity
+from . import ambiguity, fixtures
 from .shrink import shrink
 
 PROTOCOL = 1
 OPS = ("legal", "moves", "apply", "score", "end")
-CASES = ("games", "readings")
+CASES = ("games", "readings", "fixtures")
 RESTARTS = 3
 SHRINK_CHECKS = 400  # adapter requests one shrink may make
 # What each answer must hold, and of which JSON type (the protocol's answer shapes).
@@ -176,6 +177,10 @@ def conform(game, adapter: Adapter, games: int = 3, seed: int = 0, max_steps: in
         found = _reading_states(game, timeout, progress)
         rep.cases["readings"] = len(found)
         states += [(f"where {what}", s) for what, s in found]
+    if "fixtures" in cases:
+        found = _distinct(game, fixtures.states(game, seed, timeout, progress))
+        rep.cases["fixtures"] = len(found)
+        states += [(f"the fixture {what}", s) for what, s in found]
     for where, s in states:
         if progress:
             progress(where)
@@ -188,20 +193,28 @@ def conform(game, adapter: Adapter, games: int = 3, seed: int = 0, max_steps: in
     return rep
 
 
+def _distinct(game, named) -> list[tuple[str, dict]]:
+    """(what, state) pairs with each state once."""
+    out, seen = [], set()
+    for what, s in named:
+        key = json.dumps(game.state_to_json(s), sort_keys=True)
+        if key not in seen:
+            seen.add(key)
+            out.append((what, s))
+    return out
+
+
 def _reading_states(game, timeout, progress) -> list[tuple[str, dict]]:
     """For each reading, the smallest states the ambiguity analysis found where its choices
     give different answers (one per subject it differs on, each a state the invariants allow)."""
-    out, seen = [], set()
-    for rid in game.readings:
-        if progress:
-            progress(f"a state where reading {rid}'s choices differ")
-        for f in ambiguity.readings(game, rid, timeout):
-            if f.kind == "readings-differ" and f.trace is not None:
-                key = json.dumps(game.state_to_json(f.trace.states[0]), sort_keys=True)
-                if key not in seen:
-                    seen.add(key)
-                    out.append((f"{rid}'s choices differ", f.trace.states[0]))
-    return out
+    def found():
+        for rid in game.readings:
+            if progress:
+                progress(f"a state where reading {rid}'s choices differ")
+            for f in ambiguity.readings(game, rid, timeout):
+                if f.kind == "readings-differ" and f.trace is not None:
+                    yield f"{rid}'s choices differ", f.trace.states[0]
+    return _distinct(game, found())
 
 
 @dataclass

@@ -231,11 +231,32 @@ def generate(game, out_dir: str | Path, seed: int = 0, timeout: float | None = 6
              budget: float | None = None) -> dict:
     """Write the corpus; returns the index (also written as index.json). With a `budget` in
     seconds, no new rule or action is started once it is spent; the index lists what was skipped."""
-    stop = None if budget is None else time.monotonic() + budget
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     index = {"game": game.id, "source": str(game.file), "readings": dict(game.chosen), "seed": seed,
              "state_schema": "state.schema.json", "files": [], "no_boundary": [], "skipped": []}
+    for subject, fixtures in corpus(game, index, seed, timeout, progress, budget):
+        _write(out, subject, fixtures, index)
+    files.write_text(out / "state.schema.json", json.dumps(game.state_schema(), indent=2, sort_keys=True) + "\n")
+    files.write_text(out / "index.json", json.dumps(index, indent=2, sort_keys=True) + "\n")
+    return index
+
+
+def states(game, seed: int = 0, timeout: float | None = 60.0, progress=None, budget: float | None = None):
+    """Every state of the corpus, as (what it is a fixture of, Python state) — the states
+    `zoospec conform --cases fixtures` asks an implementation about."""
+    index = {"no_boundary": [], "skipped": []}
+    for subject, fixtures in corpus(game, index, seed, timeout, progress, budget):
+        for f in fixtures:
+            for part in ("holds", "fails", "first", "second", "legal", "illegal", "example"):
+                if part in f:
+                    yield f"{f['id']} ({part})", game.state_from_json(f[part]["state"])
+
+
+def corpus(game, index: dict, seed: int, timeout, progress, budget):
+    """(subject, fixtures) for every rule and action, in spec order; what has no boundary or was
+    not started within `budget` seconds is noted in `index`."""
+    stop = None if budget is None else time.monotonic() + budget
 
     def spent(subject):
         if stop is not None and time.monotonic() >= stop:
@@ -265,7 +286,7 @@ def generate(game, out_dir: str | Path, seed: int = 0, timeout: float | None = 6
                              "changed": changed(game, s1, s2),
                              "holds" if rule.kind != "scoring" else "first": {"state": j(s1), "expected": v1},
                              "fails" if rule.kind != "scoring" else "second": {"state": j(s2), "expected": v2}})
-        _write(out, rule.id, fixtures, index)
+        yield rule.id, fixtures
     for action in game.actions.values():
         if spent(action.id):
             continue
@@ -287,10 +308,7 @@ def generate(game, out_dir: str | Path, seed: int = 0, timeout: float | None = 6
                           "changed": changed(game, s1, s2),
                           "legal": {"state": j(s1), "expected_legal": True, "expected_after": j(game.apply(s1, action.id, a))},
                           "illegal": {"state": j(s2), "expected_legal": False}})
-        _write(out, action.id, found, index)
-    files.write_text(out / "state.schema.json", json.dumps(game.state_schema(), indent=2, sort_keys=True) + "\n")
-    files.write_text(out / "index.json", json.dumps(index, indent=2, sort_keys=True) + "\n")
-    return index
+        yield action.id, found
 
 
 def _write(out: Path, subject: str, fixtures: list, index: dict):

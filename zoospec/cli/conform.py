@@ -37,8 +37,9 @@ def add_parser(sub):
     p.add_argument("--steps", type=at_least(1), default=200, help="at most this many moves per game (default 200)")
     p.add_argument("--timeout", type=positive, default=30.0, help="seconds the adapter has for one answer (default 30)")
     p.add_argument("--cases", type=case_sources, default=("games",), metavar="SOURCE,...",
-                   help="where the states asked about come from: games (every state of seeded games) and "
-                        "readings (for each reading, a smallest state where its choices disagree); default games")
+                   help="where the states asked about come from: games (every state of seeded games), "
+                        "readings (for each reading, a smallest state where its choices disagree) and fixtures (the states on either "
+                        "side of each rule's and action's verdict, as `zoospec fixtures` makes them); default games")
     add_game_choices(p)
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(fn=cmd_conform)
