@@ -48,3 +48,22 @@ def test_the_clock_of_a_question_is_the_work_done_under_work_budgets(monkeypatch
     assert work.now() == done / 100_000 and done > 0
     monkeypatch.delenv("ZOOSPEC_WORK_BUDGET")
     assert work.rate() is None and abs(work.now() - time.monotonic()) < 1.0  # the wall clock again
+
+
+def test_the_fixture_corpus_is_asked_under_work_budgets(monkeypatch, tmp_path):
+    """A race of two engines gave whichever engine's model came first, so a seed's corpus moved
+    from run to run (Zooloretto's did, measured: two runs of `zoospec fixtures zooloretto` now give
+    the same files); fixtures are asked under work budgets — Z3 alone, its work counted — unless
+    the caller chose, and the setting is put back afterwards."""
+    from conftest import ROOT, game
+
+    from zoospec.solvers.analysis import fixtures
+    monkeypatch.delenv("ZOOSPEC_WORK_BUDGET", raising=False)
+    seen, check = [], race.check
+    monkeypatch.setattr(race, "check", lambda *a, **k: (seen.append(work.rate()), check(*a, **k))[1])
+    fixtures.generate(game(ROOT / "tests" / "games" / "pen-pals.yaml"), tmp_path, seed=1)
+    assert seen and all(r == work.RATE for r in seen) and work.rate() is None
+    monkeypatch.setenv("ZOOSPEC_WORK_BUDGET", "off")  # a caller's own choice stands
+    seen.clear()
+    fixtures.generate(game(ROOT / "tests" / "games" / "pen-pals.yaml"), tmp_path, seed=1)
+    assert seen and all(r is None for r in seen)

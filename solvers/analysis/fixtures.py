@@ -20,6 +20,7 @@ import z3
 
 from zoospec import files, ir
 from zoospec.backends.z3 import zequal
+from zoospec.engines import work
 from zoospec.ir.types import BoolT, IntT, MapT, RecordT, SetT
 
 from ..symbolic import Query, confirm, py_value, python_invariants_hold
@@ -255,7 +256,14 @@ def states(game, seed: int = 0, timeout: float | None = 60.0, progress=None, bud
 
 def corpus(game, index: dict, seed: int, timeout, progress, budget):
     """(subject, fixtures) for every rule and action, in spec order; what has no boundary or was
-    not started within `budget` seconds is noted in `index`."""
+    not started within `budget` seconds is noted in `index`. Under work budgets (engines/work.py):
+    Z3 alone, bounded by its work count, so a seed gives the same corpus on every run — a race
+    with Yices gave whichever engine's model came first."""
+    with work.budgets():
+        yield from _corpus(game, index, seed, timeout, progress, budget)
+
+
+def _corpus(game, index: dict, seed: int, timeout, progress, budget):
     stop = None if budget is None else time.monotonic() + budget
 
     def spent(subject):

@@ -7,13 +7,15 @@ count is per check and deterministic for one query built the same way (tests/tes
 Yices keeps no such count, so under work budgets Z3 answers alone (engines/race.py). A question
 that asks many checks shares its time out by `now()`: under work budgets the work Z3 has done so
 far, in seconds at RATE, so the shares do not depend on load either. Off unless
-ZOOSPEC_WORK_BUDGET=on: the tour's workers turn it on (solvers/analysis/tour.py); a command run by
-hand keeps seconds, and the race.
+ZOOSPEC_WORK_BUDGET=on: the tour's workers turn it on (solvers/analysis/tour.py), and so does the
+fixture corpus (`budgets()`), which must be the same on every run; other commands run by hand
+keep seconds, and the race.
 """
 from __future__ import annotations
 
 import os
 import time
+from contextlib import contextmanager
 
 # Z3's rlimit units per second of search, measured on this 2-core machine on the analyses' own
 # questions (claims and dead ends of the bundled games): 10-20 M a second (docs/performance.md).
@@ -66,3 +68,17 @@ def now() -> float:
     per_second = rate()
     return _done / per_second if per_second is not None else time.monotonic()
 
+
+@contextmanager
+def budgets():
+    """Work budgets on for the work done inside (unless the caller set ZOOSPEC_WORK_BUDGET): what
+    must come out the same on every run — the fixtures handed to other implementations — is asked
+    of Z3 alone, bounded by its deterministic work count, never by a race of two engines."""
+    if "ZOOSPEC_WORK_BUDGET" in os.environ:
+        yield
+        return
+    os.environ["ZOOSPEC_WORK_BUDGET"] = "on"
+    try:
+        yield
+    finally:
+        os.environ.pop("ZOOSPEC_WORK_BUDGET", None)
