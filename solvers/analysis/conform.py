@@ -48,7 +48,12 @@ ANSWER = {"legal": ("legal", bool), "moves": ("moves", list), "apply": ("state",
 
 
 class ProtocolError(Exception):
-    """The adapter broke the protocol on one request; the message says how."""
+    """The adapter broke the protocol on one request; the message says how. `lost`: no answer
+    will come from this process any more (it hung or ended), so it must be started again."""
+
+    def __init__(self, message: str, lost: bool = False):
+        super().__init__(message)
+        self.lost = lost
 
 
 class Adapter:
@@ -90,7 +95,7 @@ class Adapter:
             self.proc.stdin.write((json.dumps({"id": self.n, **request}) + "\n").encode())
             self.proc.stdin.flush()
         except (OSError, ValueError):
-            raise ProtocolError("it stopped answering (its input is closed)") from None
+            raise ProtocolError("it stopped answering (its input is closed)", lost=True) from None
         line = self._line()
         try:
             answer = json.loads(line)
@@ -111,10 +116,10 @@ class Adapter:
             while b"\n" not in self._buf:
                 left = deadline - time.monotonic()
                 if left <= 0 or not sel.select(left):
-                    raise ProtocolError(f"no answer within {self.timeout:g} s")
+                    raise ProtocolError(f"no answer within {self.timeout:g} s", lost=True)
                 chunk = os.read(fd, 65536)
                 if not chunk:
-                    raise ProtocolError("it stopped answering (its process ended)")
+                    raise ProtocolError("it stopped answering (its process ended)", lost=True)
                 self._buf += chunk
         line, _, self._buf = self._buf.partition(b"\n")
         return line.decode("utf-8", "replace")
@@ -286,7 +291,7 @@ class _Session:
             answer = self.adapter.ask(request)
         except ProtocolError as e:
             self._problem(op, subject, args, str(e))
-            if "no answer within" in str(e) or "stopped answering" in str(e):
+            if e.lost:
                 self._restart(op, subject)
             return None
         self.failures = 0
