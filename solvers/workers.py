@@ -12,6 +12,8 @@ import signal
 import time
 from multiprocessing.connection import wait
 
+from zoospec import stack_room
+
 
 def _serve(conn, fn):
     """In the worker: call fn on each task sent, send back its result (or the error it raised).
@@ -22,7 +24,7 @@ def _serve(conn, fn):
         if task is None:
             return
         try:
-            conn.send(("ok", fn(*task)))
+            conn.send(("ok", stack_room.run(lambda: fn(*task))))
         except Exception as e:  # noqa: BLE001 — reported to the parent as the task's answer
             conn.send(("error", f"{type(e).__name__}: {e}"))
 

@@ -7,7 +7,10 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+from zoospec import stack_room
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -66,3 +69,20 @@ def pytest_collection_modifyitems(items):
     def rank(item):
         return next((i for i, names in enumerate(HEAVY) if any(n in item.nodeid for n in names)), len(HEAVY))
     items.sort(key=rank)
+
+
+_looping = []
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtestloop(session):
+    """Every test of this process runs on a frame stack with room (zoospec/stack_room.py): in an
+    xdist worker, Python 3.11 otherwise mapped and unmapped a frame chunk per Z3 call in some tests
+    (half the CPU in the kernel, 3x slower). The loop itself is pytest's or xdist's, called inside."""
+    if _looping:
+        return None  # the inner call: let the real loop run
+    _looping.append(1)
+    try:
+        return stack_room.run(lambda: session.ihook.pytest_runtestloop(session=session))
+    finally:
+        _looping.clear()

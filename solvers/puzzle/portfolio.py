@@ -20,6 +20,7 @@ import time
 
 import z3
 
+from zoospec import stack_room
 from zoospec.engines import yices
 from zoospec.errors import InternalError
 from zoospec.front.loader import load
@@ -109,7 +110,7 @@ def _worker(reports, k: int, job: dict):
         g = load(job["spec"], readings=job["readings"], switches=job["switches"])
         deal = puzzle.deal_from_data(g, job["deal"], "the portfolio's deal")
         given = puzzle.read_given(g, job["given"]) if job["given"] else None
-        v = puzzle.solve(g, deal, given=given, progress=lambda msg: reports.put((k, "say", msg)), **job["how"])
+        v = stack_room.run(lambda: puzzle.solve(g, deal, given=given, progress=lambda msg: reports.put((k, "say", msg)), **job["how"]))
         reports.put((k, "verdict", {
             "status": v.status, "target": v.target, "score": v.score, "core": v.core, "best": v.best,
             "proved_below": v.proved_below, "reason": v.reason, "layouts": v.layouts, "given": v.given,

@@ -13,6 +13,7 @@ from zoospec.solvers.play import picture
 from zoospec.solvers.play.playout import applying_final_scores
 from zoospec.solvers.symbolic import param_values, py_value
 
+from .. import stack_room
 from ..engines import interrupt
 from ..errors import SpecError, Undefined
 from ..front.loader import load, load_named
@@ -214,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
         args = ap.parse_args(["tour"])  # the main job: every bundled game, every analysis
     try:
         with interrupt.ctrl_c_stops(first_raises=True):  # Ctrl-C reaches a solver inside C at once
-            return args.fn(args)
+            return stack_room.run(lambda: args.fn(args))  # no frame-chunk thrash under load (stack_room.py)
     except KeyboardInterrupt:
         print("zoospec: interrupted", file=sys.stderr)
         return 130
