@@ -44,6 +44,7 @@ def check(s, seconds: float | None, translator=None, delay: float = DELAY) -> Ra
     if ys is None:
         return _z3_only(s, units)
     done, got = threading.Event(), {}
+    lock = threading.Lock()  # Z3 is interrupted only while its check runs (see below)
 
     def run():
         if done.wait(delay):
@@ -54,13 +55,19 @@ def check(s, seconds: float | None, translator=None, delay: float = DELAY) -> Ra
         except YicesError:  # e.g. a product of two unknowns, which Yices' linear context refuses
             r = z3.unknown
         got["r"] = r
-        if r in (z3.sat, z3.unsat) and not done.is_set():
-            s.ctx.interrupt()
+        if r in (z3.sat, z3.unsat):
+            with lock:
+                if not done.is_set():
+                    got["interrupted"] = True
+                    s.ctx.interrupt()
 
     worker = threading.Thread(target=run, daemon=True, name="yices-race")
     worker.start()
     r = s.check()
-    done.set()
+    with lock:
+        done.set()
+    if got.get("interrupted"):
+        _drain(s.ctx)
     if r in (z3.sat, z3.unsat):
         ys.stop()
         worker.join()
@@ -72,6 +79,14 @@ def check(s, seconds: float | None, translator=None, delay: float = DELAY) -> Ra
     if y == z3.unsat:
         return Raced(y, "yices")
     return Raced(z3.unknown, "z3", reason=s.reason_unknown())
+
+
+def _drain(ctx):
+    """Spend the interrupt given to Z3 when Yices answered first. Z3 keeps it until its next
+    check starts, and until then cancels what else is asked of it: a simplification returns its
+    input unchanged, without a word, and a tactic can fail with Z3Exception 'canceled' (seen as an
+    internal error of `conform`). A check of an empty solver takes it."""
+    z3.Solver(ctx=ctx).check()
 
 
 def _z3_only(s, units: int | None = None) -> Raced:
