@@ -11,10 +11,12 @@ import shutil
 import sys
 from pathlib import Path
 
+import jsonschema
 import pytest
-from conftest import game
+from conftest import ROOT, game
 
 from zoospec.cli.main import main
+from zoospec.solvers.analysis.conform import protocol_problem
 from zoospec.solvers.analysis.shrink import size
 from zoospec.solvers.symbolic import python_invariants_hold
 
@@ -91,7 +93,8 @@ def test_the_boundary_fixtures_alone_find_a_planted_bug(capsys):
     ("--hang-at=5", "no answer within 1 s"),
     ("--crash-at=5", "it stopped answering (its process ended)"),
     ("--garbage-at=5", "not JSON: 'Traceback (most recent call last): oops'"),
-    ("--wrong-shape-at=5", "the answer has no bool 'legal'"),
+    ("--wrong-shape-at=5", "the answer breaks the protocol ((the answer): 'legal' is a required property)"),
+    ("--wrong-type-at=5", "the answer breaks the protocol (legal: 'yes' is not of type 'boolean')"),
 ])
 def test_an_adapter_breaking_the_protocol_is_named_and_the_comparison_goes_on(capsys, tmp_path, flag, problem):
     code, rep = conform(capsys, flag, f"--once={tmp_path / 'once'}", games=2, more=("--timeout", "1"))
@@ -188,3 +191,44 @@ def test_a_game_log_that_starts_wrong_or_is_not_one_is_refused(capsys, tmp_path,
     bad.write_text(json.dumps(pen_pals_log[0]) + "\n{\"action\": \n")
     assert main(["conform", SPEC, "--trace", str(bad)]) == 2
     assert f"{bad}:2:" in capsys.readouterr().err
+
+
+def test_the_protocol_schema_says_what_a_request_and_each_answer_must_be():
+    """spec/schema/protocol.schema.json: zoospec checks every answer against it (and, in the
+    suite, every request it sends); these are its verdicts on hand-made messages."""
+    doc = json.loads((ROOT / "spec" / "schema" / "protocol.schema.json").read_text())
+    jsonschema.Draft202012Validator.check_schema(doc)
+    ok = {"id": 3, "op": "legal", "state": {}, "action": "pp.place", "args": {"p": "0,1"}}
+    assert protocol_problem("request", ok) is None
+    assert protocol_problem("request", {"id": 1, "op": "hello", "protocol": 1}) is None
+    assert protocol_problem("request", {k: v for k, v in ok.items() if k != "args"}) is not None
+    assert protocol_problem("request", {**ok, "op": "undo"}) is not None
+    assert protocol_problem("answer-moves", {"id": 2, "moves": [{"action": "pp.place", "args": {}}]}) is None
+    assert protocol_problem("answer-moves", {"moves": [{"args": {}}]}) == "moves/0: 'action' is a required property"
+    assert protocol_problem("answer-score", {"points": True}) == "points: True is not of type 'integer'"
+    assert protocol_problem("answer-hello", {"protocol": 2, "ops": []}) == "protocol: 1 was expected"
+    assert protocol_problem("answer-end", {"over": False, "why": "not yet"}) is None  # more fields are allowed
+
+
+WRAPPED = ROOT / "examples" / "adapters" / "zoospec_rules.py"
+
+
+@pytest.mark.parametrize("flags, groups", [
+    ("", []),
+    ("--forget pp.setup.deal", [("bug", "pp.setup.deal (pen-pals.txt § Setup, sentence 1, 2)")]),
+    ("--reading company=diagonals", [("reading", "company=diagonals")]),
+])
+def test_zoospecs_own_rules_behind_the_protocol_with_a_defect_or_another_reading(capsys, flags, groups):
+    """examples/adapters/zoospec_rules.py answers with the compiled rules: as they are it agrees
+    everywhere; with a requirement forgotten (a planted defect) that rule is named as a bug and
+    shrunk; under the other reading it is fingerprinted as that reading, with no bug."""
+    code = main(["conform", SPEC, "--adapter", f"{sys.executable} {WRAPPED} {SPEC} {flags}", "--games", "10",
+                 "--cases", "games,readings", "--json"])
+    rep = json.loads(capsys.readouterr().out)
+    assert [(k, w) for k, w, _ in ((g["kind"], g["why"], g["count"]) for g in rep["groups"])] == groups
+    assert code == (1 if groups else 0) and rep["protocol"] == [] and rep["unsupported"] == []
+    (f,) = rep["fingerprint"]
+    assert f["follows"] == ("diagonals" if "company" in flags else "sides") and f["neither"] == 0
+    if "--forget" in flags:
+        small = next(d["smallest"] for d in rep["disagreements"] if d["smallest"] is not None)
+        assert small["dealt"] == 1  # one card dealt, offered again: the least state where it shows

@@ -27,8 +27,12 @@ import shlex
 import subprocess
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 
-from zoospec.errors import StateError, Undefined
+import jsonschema
+
+from zoospec.errors import InternalError, StateError, Undefined
+from zoospec.front.catalog import SPEC_DIR
 
 from ..moves import legal_moves
 from ..play.playout import play
@@ -37,14 +41,29 @@ from ..traces import plain
 from . import ambiguity, fixtures
 from .shrink import shrink
 
-PROTOCOL = 1
+PROTOCOL = 1  # spec/schema/protocol.schema.json: every request and answer
 OPS = ("legal", "moves", "apply", "score", "end")
 CASES = ("games", "readings", "fixtures")
 RESTARTS = 3
 SHRINK_CHECKS = 400  # adapter requests one shrink may make
-# What each answer must hold, and of which JSON type (the protocol's answer shapes).
-ANSWER = {"legal": ("legal", bool), "moves": ("moves", list), "apply": ("state", dict),
-          "score": ("points", int), "end": ("over", bool)}
+# The field of each answer that holds its value.
+ANSWER = {"legal": "legal", "moves": "moves", "apply": "state", "score": "points", "end": "over"}
+
+
+@lru_cache(maxsize=None)
+def _validator(definition: str):
+    """A validator for one definition of the protocol's schema (`request`, `answer-legal`, ...)."""
+    schema = json.loads((SPEC_DIR / "schema" / "protocol.schema.json").read_text(encoding="utf-8"))
+    return jsonschema.Draft202012Validator({"$ref": f"#/$defs/{definition}", "$defs": schema["$defs"]})
+
+
+def protocol_problem(definition: str, message: dict) -> str | None:
+    """How `message` breaks the protocol's `definition`, or None when it follows it."""
+    errors = sorted(_validator(definition).iter_errors(message), key=lambda e: list(e.absolute_path))
+    if not errors:
+        return None
+    e = errors[0]
+    return f"{'/'.join(map(str, e.absolute_path)) or '(the answer)'}: {e.message[:100]}"
 
 
 class ProtocolError(Exception):
@@ -77,8 +96,9 @@ class Adapter:
             hello = self.ask({"op": "hello", "protocol": PROTOCOL})
         except ProtocolError as e:
             raise StateError(f"--adapter {self.command!r}: no protocol {PROTOCOL} hello ({e})") from None
-        if hello.get("protocol") != PROTOCOL:
-            raise StateError(f"--adapter {self.command!r}: no protocol {PROTOCOL} hello (it answered {hello})")
+        wrong = protocol_problem("answer-hello", hello)
+        if wrong:
+            raise StateError(f"--adapter {self.command!r}: no protocol {PROTOCOL} hello ({wrong}; it answered {json.dumps(hello)[:120]})")
         self.hello = hello
 
     def restart(self):
@@ -91,8 +111,13 @@ class Adapter:
         """The answer object to one request; ProtocolError if none came in time, it is not a JSON
         object, or it answers another request."""
         self.n += 1
+        request = {"id": self.n, **request}
+        if os.environ.get("ZOOSPEC_CHECK_OUTPUT") == "1":  # the test suite: every request zoospec makes follows the schema
+            wrong = protocol_problem("request", request)
+            if wrong:
+                raise InternalError(f"a {request.get('op')} request breaks the protocol's schema: {wrong}")
         try:
-            self.proc.stdin.write((json.dumps({"id": self.n, **request}) + "\n").encode())
+            self.proc.stdin.write((json.dumps(request) + "\n").encode())
             self.proc.stdin.flush()
         except (OSError, ValueError):
             raise ProtocolError("it stopped answering (its input is closed)", lost=True) from None
@@ -269,9 +294,7 @@ def _move_key(action, args) -> str:
 
 
 def _listed(listed) -> set[str]:
-    """The moves an adapter listed, as keys; ProtocolError if the list is not one of moves."""
-    if not all(isinstance(m, dict) and isinstance(m.get("action"), str) and isinstance(m.get("args", {}), dict) for m in listed):
-        raise ProtocolError(f"each move must be an object with 'action' and 'args': {json.dumps(listed)[:120]}")
+    """The moves an adapter listed (checked against the protocol's schema), as keys."""
     return {_move_key(m["action"], m.get("args", {})) for m in listed}
 
 
@@ -295,15 +318,15 @@ class _Session:
                 self._restart(op, subject)
             return None
         self.failures = 0
-        key, typ = ANSWER[op]
+        key = ANSWER[op]
         if "error" in answer and key not in answer:
             self._problem(op, subject, args, f"it answered an error: {str(answer['error'])[:120]}")
             return None
-        value = answer.get(key)
-        if not isinstance(value, typ) or (typ is int and isinstance(value, bool)):
-            self._problem(op, subject, args, f"the answer has no {typ.__name__} '{key}': {json.dumps(answer)[:120]}")
+        wrong = protocol_problem(f"answer-{op}", answer)
+        if wrong:
+            self._problem(op, subject, args, f"the answer breaks the protocol ({wrong}): {json.dumps(answer)[:120]}")
             return None
-        return value
+        return answer[key]
 
     def _problem(self, op, subject, args, what):
         self.rep.protocol.append({"op": op, "subject": subject, "args": plain(args), "request": self.adapter.n, "problem": what})
@@ -318,13 +341,7 @@ class _Session:
     def other(self, q: _Question, counted=True):
         """The adapter's answer to a question, read as the spec's is; None after a protocol problem."""
         other = self.answer(q.op, q.subject, q.args, q.request, counted)
-        if other is None or q.read is None:
-            return other
-        try:
-            return q.read(other)
-        except ProtocolError as e:
-            self._problem(q.op, q.subject, q.args, str(e))
-            return None
+        return other if other is None or q.read is None else q.read(other)
 
     def compare(self, q: _Question, s):
         other = self.other(q)
@@ -410,11 +427,7 @@ def _ask_moves(session, s, legal):
     listed = session.answer("moves", "", {}, {"op": "moves", "state": sj})
     if listed is None:
         return
-    try:
-        theirs = _listed(listed)
-    except ProtocolError as e:
-        session._problem("moves", "", {}, str(e))
-        return
+    theirs = _listed(listed)
     ours = {_move_key(m.action, m.args): (m.action, m.args) for m in legal}
     under = {name: {_move_key(m.action, m.args): (m.action, m.args) for m in legal_moves(g, s)} for name, g in session.variants}
     every = {_move_key(m["action"], m.get("args", {})): (m["action"], m.get("args", {})) for m in listed}

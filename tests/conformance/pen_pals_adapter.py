@@ -7,7 +7,7 @@ otherwise:
   --diagonal-company   an otter diagonally next to an animal has company (the other reading)
   --no-moves           it does not answer `moves`
 and flags that break the protocol on the N-th request of a process (counting hello as the first):
-  --hang-at=N --crash-at=N --garbage-at=N --wrong-shape-at=N
+  --hang-at=N --crash-at=N --garbage-at=N --wrong-shape-at=N --wrong-type-at=N
   --once=FILE          ... only in the first process (it leaves FILE behind), not again after a restart
 """
 import json
@@ -90,6 +90,10 @@ for n, line in enumerate(sys.stdin, 1):
         continue
     if AT.get("--wrong-shape-at") == n and op != "hello":
         print(json.dumps({"id": req.get("id"), "answer": "yes"}), flush=True)
+        continue
+    if AT.get("--wrong-type-at") == n and op != "hello":  # the right field, a string in it
+        field = {"legal": "legal", "moves": "moves", "apply": "state", "score": "points", "end": "over"}[op]
+        print(json.dumps({"id": req.get("id"), field: "yes"}), flush=True)
         continue
     if op == "hello":
         ops = ["legal", "apply", "score", "end"] + ([] if "--no-moves" in FLAGS else ["moves"])
