@@ -78,7 +78,8 @@ def cmd_conform(args) -> int:
             print(f"\n{n} answer(s): {head}")
             print(f"  e.g. {first.op} {first.subject} {json.dumps(first.args)}: the spec says {json.dumps(first.spec)}, "
                   f"the implementation {json.dumps(first.other)}")
-            print(f"  on the state {json.dumps(first.state)}")
+            shown = json.dumps(first.state)  # a whole table's state is pages long: --json has every one
+            print(f"  on the state {shown}" if len(shown) <= 240 else "  on a state too big to print here (--json gives it whole)")
             if first.smallest is not None:
                 print("  the smallest state where it still happens (shrunk against the implementation):")
                 print(textwrap.indent(picture.text(g, g.state_from_json(first.smallest)).rstrip(), "    "))
