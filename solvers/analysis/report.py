@@ -2,7 +2,8 @@
 fonts or scripts; it opens from disk), and `report.json` beside it (its schema:
 docs/report.schema.json). The summary table links to each game's section; each claim shows its
 verdict and, for a counterexample, a step-through viewer of the states drawn with the game's own
-picture; each reading difference shows the state where the readings disagree.
+picture; each reading difference shows the state where the readings disagree; a puzzle's example
+deals show their known verdicts and their shipped plans' zoos, certified and drawn.
 
 A viewer's step can be chosen from the address too (`index.html#GAME/CLAIM/2`), which is how a
 browser test without a driver checks that stepping changes the picture.
@@ -19,6 +20,7 @@ from zoospec.front.loader import load
 
 from .. import traces
 from ..play import picture
+from .example_deals import example_deals
 
 # findings drawn in a game's section beside the readings: where the spec has no answer or no move
 LOOSE_ENDS = ("gap", "dead-end", "dead-action", "switched-off")
@@ -30,11 +32,14 @@ def write(out_dir: str | Path, rows: list[dict], answers: list[tuple], games: di
     """Write index.html and report.json; returns the page's path."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
+    loaded = {name: _load(path) for name, path in games.items()}
+    deals = {name: example_deals(g, games[name]) if not isinstance(g, str) else [] for name, g in loaded.items()}
     data = {"format": FORMAT, "budget": budget, "games": rows,
             "questions": [{"game": q.game, "kind": q.kind, "item": q.item if q.kind != "coverage" else "",
-                           "status": a["status"], "answer": _plain(a)} for q, a in answers]}
+                           "status": a["status"], "answer": _plain(a)} for q, a in answers],
+            "deals": [{"game": name, **d.as_json()} for name, ds in deals.items() for d in ds]}
     files.write_text(out / "report.json", json.dumps(data, indent=1))
-    page = _page(rows, answers, games, budget)
+    page = _page(rows, answers, loaded, budget, deals)
     files.write_text(out / "index.html", page)
     return out / "index.html"
 
@@ -78,7 +83,15 @@ window.addEventListener('hashchange', fromHash); fromHash();
 """
 
 
-def _page(rows, answers, games, budget) -> str:
+def _load(path):
+    """The game, or what is wrong with its spec (its section says so)."""
+    try:
+        return load(path)
+    except (SpecError, StateError) as err:
+        return str(err)
+
+
+def _page(rows, answers, games, budget, deals) -> str:
     e = html.escape
     head = ["game", "rules", "claims held/failed/unknown", "not as expected", "readings differ/agree", "gaps",
             "dead ends (switched off)", "fixtures", "coverage"]
@@ -96,7 +109,7 @@ def _page(rows, answers, games, budget) -> str:
                        f"<td>{'unknown (budget)' if r['fixtures'] is None else r['fixtures']}</td><td>{cov}</td>") + "</tr>")
     body.append("</table>")
     for name in games:
-        body.append(_game_section(name, games[name], [(q, a) for q, a in answers if q.game == name]))
+        body.append(_game_section(name, games[name], [(q, a) for q, a in answers if q.game == name], deals[name]))
     return ("<!doctype html><html><head><meta charset='utf-8'><title>zoospec tour</title>"
             f"<style>{STYLE}</style></head><body>" + "\n".join(body) + f"<script>{SCRIPT}</script></body></html>")
 
@@ -105,12 +118,10 @@ def _asked(row, question: str, value: str) -> str:
     return "unknown (budget)" if question in row["unknown_budget"] else value
 
 
-def _game_section(name, path, answers) -> str:
+def _game_section(name, g, answers, deals) -> str:
     e = html.escape
-    try:
-        g = load(path)
-    except (SpecError, StateError) as err:
-        return f"<section id='{_id(name)}' class='game'><h2>{e(name)}</h2><pre>{e(str(err))}</pre></section>"
+    if isinstance(g, str):
+        return f"<section id='{_id(name)}' class='game'><h2>{e(name)}</h2><pre>{e(g)}</pre></section>"
     out = [f"<section id='{_id(name)}' class='game' data-game='{e(name)}'><h2>{e(g.title)} <small>({e(name)})</small></h2>"]
     claims = [(q, a) for q, a in answers if q.kind == "claim"]
     if claims:
@@ -137,6 +148,7 @@ def _game_section(name, path, answers) -> str:
         if f.get("trace"):
             out.append(_viewer(g, f"{name}/reading-{q.item}-{i}", f["trace"]))
         out.append("</div>")
+    out.extend(_deals(deals))
     out.extend(_sentences(answers))
     found = [(q, f) for q, a in answers for f in a.get("findings", []) if f["kind"] in LOOSE_ENDS]
     if found:
@@ -149,6 +161,27 @@ def _game_section(name, path, answers) -> str:
             out.append(_viewer(g, f"{name}/{f['kind']}-{f['subject']}-{i}", f["trace"]))
         out.append("</div>")
     return "\n".join(out) + "</section>"
+
+
+def _deals(deals) -> list[str]:
+    """The example deals shipped with the game: each one's known verdict and, where a plan is
+    shipped, its zoo drawn with its score — certified by the rules here, or the problems found."""
+    e = html.escape
+    if not deals:
+        return []
+    out = ["<h3>Example deals</h3>"]
+    for d in deals:
+        under = f" (with {', '.join(d.switches)})" if d.switches else ""
+        if d.problems:
+            plan = f"<p class='fails'>does not stand up: {e('; '.join(d.problems[:5]))}</p>"
+        elif d.score is not None:
+            best = "a perfect zoo" if d.score >= d.target else f"the best shipped, {d.target} out of reach"
+            plan = f"<p>the shipped plan: certified, scores {d.score} of {d.target} ({best})</p>{d.svg}"
+        else:
+            plan = "<p>no plan shipped</p>"
+        out.append(f"<div class='deal' data-deal='{e(d.name)}' data-expect='{e(d.expect)}'>"
+                   f"<p><b>{e(d.name)}</b>{e(under)}: {e(d.says)} — known: <b>{e(d.expect or 'not said')}</b></p>{plan}</div>")
+    return out
 
 
 def _sentences(answers) -> list[str]:
