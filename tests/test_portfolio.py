@@ -55,6 +55,26 @@ def test_a_record_from_a_worker_is_certified_here():
         portfolio._from_json(g, answer, "worker 1")
 
 
+def test_after_ctrl_c_the_best_certified_record_of_any_worker_is_kept():
+    """Interrupted, the workers' unknown answers still carry what they found: the best record
+    among them is certified here and kept, under a target as under --best, and the verdict says
+    interrupted; a record that does not stand up is refused as ever."""
+    g, v = _solve(True, best=True, target=6)
+    record = g.state_to_json(v.record)
+    answers = {0: {"status": "unknown", "target": 6, "score": None, "core": [], "best": False, "proved_below": None,
+                   "reason": "canceled", "layouts": 3, "given": [], "record": None},
+               1: {"status": "unknown", "target": 6, "score": 6, "core": [], "best": False, "proved_below": None,
+                   "reason": "canceled", "layouts": 2, "given": [], "record": record}}
+    got = portfolio._verdict(g, answers, 2, {"target": 6, "best": False}, interrupted=True)
+    assert got.interrupted and got.status == "unknown" and got.score == 6 and puzzle.certify(g, got.record) == []
+    assert got.reason == "interrupted (worker 0: canceled; worker 1: canceled)"
+    plain = portfolio._verdict(g, answers, 2, {"target": 6, "best": False})
+    assert not plain.interrupted and plain.record is None  # not interrupted, a target's unknown has no record
+    answers[1]["record"] = {**record, "total": 5}
+    with pytest.raises(InternalError, match="does not stand up in Python"):
+        portfolio._verdict(g, answers, 2, {"target": 6, "best": False}, interrupted=True)
+
+
 def test_solve_workers_on_the_command_line(tmp_path, capsys):
     import json
 

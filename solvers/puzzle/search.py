@@ -59,6 +59,7 @@ class Verdict:
     reason: str = ""
     given: list[str] = field(default_factory=list)  # record variables fixed by the user: verdicts are about them too
     layouts: int | None = None  # --layout-first: how many proposed layouts were asked (None: not asked that way)
+    interrupted: bool = False  # Ctrl-C stopped the search: what it holds is what was found so far
 
 
 def read_deal(game, path: str | Path) -> dict:

@@ -100,17 +100,17 @@ def cmd_solve(args) -> int:
     progress = None if args.json else (lambda msg: print(f"  … {msg}", file=sys.stderr, flush=True))
     how = {"target": args.target, "best": args.best, "timeout": args.timeout,
            "layout_first": puzzle.asks_layout_first(g, given, args.layout_first)}  # refused here, once, not by every worker
-    interrupted = False  # Ctrl-C came while one process searched (the portfolio's is the plain interrupt)
-    if args.workers > 1:
+    if args.workers > 1:  # Ctrl-C: each worker stops and reports its best so far (portfolio.solve)
         v = portfolio.solve(str(game_path(args.game)), readings_arg(args.reading), switches_arg(args.switches), g, deal,
                             args.workers, given=args.given, progress=progress, **how)
     else:
         with interrupt.ctrl_c_stops() as ctrl_c:  # the search stops where it is; its best so far is shown
             v = puzzle.solve(g, deal, progress=progress, given=given, **how)
-        interrupted = ctrl_c.came and v.status == "unknown"
-        if interrupted and not v.reason.startswith("interrupted"):
+        if ctrl_c.came and v.status == "unknown":
             said = v.reason not in ("", "unknown", "canceled")  # an engine's word for being stopped says nothing
-            v.reason = "interrupted" + (f" ({v.reason})" if said else "")
+            v.interrupted = True
+            v.reason = v.reason if v.reason.startswith("interrupted") else "interrupted" + (f" ({v.reason})" if said else "")
+    interrupted = v.interrupted
     if v.record is not None and args.plan:
         puzzle.save_plan(g, str(game_path(args.game)), deal, v, args.plan, readings_arg(args.reading), switches_arg(args.switches))
     if v.record is not None and args.svg:
