@@ -12,13 +12,14 @@ import signal
 import time
 from multiprocessing.connection import wait
 
-from zoospec import stack_room
+from zoospec import collector, stack_room
 
 
 def _serve(conn, fn):
     """In the worker: call fn on each task sent, send back its result (or the error it raised).
     Ctrl-C is the parent's to handle: it stops the workers itself."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    collector.tune()
     while True:
         task = conn.recv()
         if task is None:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-from zoospec import stack_room
+from zoospec import collector, stack_room
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -20,6 +20,9 @@ SUPPRESS = [HealthCheck.too_slow, HealthCheck.large_base_example]
 settings.register_profile("default", max_examples=25, deadline=None, suppress_health_check=SUPPRESS)
 settings.register_profile("ci", max_examples=100, deadline=None, suppress_health_check=SUPPRESS)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+# the collector as the CLI runs it (zoospec/collector.py): 3-14% of a test process's time went to it
+collector.tune()
 
 # the tour's remembered answers: one fresh place per test process, never the user's own cache
 os.environ.setdefault("ZOOSPEC_CACHE", tempfile.mkdtemp(prefix="zoospec-cache-"))

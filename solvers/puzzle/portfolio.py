@@ -22,7 +22,7 @@ import time
 
 import z3
 
-from zoospec import stack_room
+from zoospec import collector, stack_room
 from zoospec.engines import interrupt, yices
 from zoospec.errors import InternalError
 from zoospec.front.loader import load
@@ -127,6 +127,7 @@ def _worker(reports, k: int, job: dict):
     passes it on once (a second press would stop the worker before it reports)."""
     os.setpgrp()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # until its search can stop on it
+    collector.tune()
     try:
         if k:
             z3.set_param("smt.random_seed", k)

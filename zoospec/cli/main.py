@@ -13,7 +13,7 @@ from zoospec.solvers.play import picture
 from zoospec.solvers.play.playout import applying_final_scores
 from zoospec.solvers.symbolic import param_values, py_value
 
-from .. import stack_room
+from .. import collector, stack_room
 from ..engines import interrupt
 from ..errors import SpecError, Undefined
 from ..front.loader import load, load_named
@@ -211,6 +211,7 @@ def main(argv: list[str] | None = None) -> int:
         args = ap.parse_args(argv)
     except SystemExit as e:  # --help, --version, or a bad argument (argparse has said which): a code, not an exit
         return e.code if isinstance(e.code, int) else 2
+    collector.tune()
     if not getattr(args, "fn", None):
         args = ap.parse_args(["tour"])  # the main job: every bundled game, every analysis
     try:
