@@ -2,7 +2,9 @@
 
     python bench/proofs.py [--check] [--workers 2] [--timeout 1500]
 
-The unwinnable Zoo-ography deals are answered by two hard UNSAT questions each (the bound, then
+The multiplayer draft's promises (every claim of zoo-ography-draft, plain, with Connections, and
+with World Exhibits) are three whole-spec proofs of 28-36 s each, moved out of the suite with it
+at its 20-minute line. The unwinnable Zoo-ography deals are answered by two hard UNSAT questions each (the bound, then
 the goal the minimal core keeps: ~30 s and ~40 s alone, ~90 s a deal with compiling and the
 core's other checks; issue 40 measured them at 100-170 s inside a pytest worker). They were
 tests; they are proofs, and `.ci/run` runs this file with --check after the suite, so they stay
@@ -80,7 +82,44 @@ def ceiling_of_short_of_seats(timeout: float) -> list[str]:
     return [] if got == 19 and said == want else [f"expected the ceiling 19 with {want}, got {got} with {said}"]
 
 
-PROOFS = [short_of_seats, multiplayer_short_of_seats, ceiling_of_short_of_seats]
+DRAFT_CLAIMS = {"zgd.claim.invariants-kept", "zgd.claim.three-to-choose", "zgd.claim.ten-turns-each",
+                "zgd.claim.always-a-move", "zgd.claim.game-ends", "zgd.claim.one-winner", "zgd.claim.one-secluded",
+                "zgd.claim.tracks-suffice", "zgd.claim.ten-stars-at-most"}
+
+
+def _draft_promises(timeout: float, *switches: str) -> list[str]:
+    """Every claim of the multiplayer draft holds (UNSAT of its negation), asked of a fresh
+    process as a user does: ten turns each, at least three tiles to choose from, always a move,
+    an end that comes, one winner, never two secluded animals on a board, the tracks suffice, no
+    zoo above 10 stars, and the invariants they rest on kept by every move. (Moved from
+    tests/test_zoo_ography_draft.py: 28-36 s each, the suite's longest proofs.)"""
+    cmd = [sys.executable, "-m", "zoospec.cli", "check", "zoo-ography-draft", *(a for w in switches for a in ("--with", w)),
+           "--json", "--timeout", str(timeout)]
+    run = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
+    try:
+        verdicts = {c["claim"]: c["verdict"] for c in json.loads(run.stdout)["claims"]}
+    except (json.JSONDecodeError, KeyError):
+        return [f"expected the claims' verdicts, got exit {run.returncode}: {run.stdout[-300:]} {run.stderr[-300:]}"]
+    problems = [] if run.returncode == 0 else [f"expected exit 0, got {run.returncode}"]
+    if verdicts != {c: "holds" for c in DRAFT_CLAIMS}:
+        problems.append(f"expected every claim to hold, got {verdicts}")
+    return problems
+
+
+def draft_promises(timeout: float) -> list[str]:
+    return _draft_promises(timeout)
+
+
+def draft_promises_with_connections(timeout: float) -> list[str]:
+    return _draft_promises(timeout, "connections")
+
+
+def draft_promises_with_world_exhibits(timeout: float) -> list[str]:
+    return _draft_promises(timeout, "world_exhibits", "connections")
+
+
+PROOFS = [short_of_seats, multiplayer_short_of_seats, ceiling_of_short_of_seats,
+          draft_promises, draft_promises_with_connections, draft_promises_with_world_exhibits]
 
 
 def _run(proof, timeout):
