@@ -65,10 +65,7 @@ def run_zoospec(*args, timeout=120):
 # keeps one worker busy while the other idles (measured: the 3-player Zoo Parque replay, ~650 s
 # under load, ran last). Whole-game replays, the Exhibit flood fills (~390 s together with Strong
 # Species) and transition relations go out first; the rest keep their order.
-# Zoo-ography's files come last in name order and hold the puzzle's 20-35 s solves: they go out
-# after those, so that the run ends on short tests rather than one worker on a long one.
-HEAVY = (("seeded_game", "game_with_feeding", "pays_its_food_icons"), ("flood_fill",), ("test_transition_relation",),
-         ("test_zoo_ography.py::", "test_zoo_ography_draft.py::"))
+HEAVY = (("seeded_game", "game_with_feeding", "pays_its_food_icons"), ("flood_fill",), ("test_transition_relation",))
 
 
 def pytest_collection_modifyitems(items):
