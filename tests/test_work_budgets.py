@@ -67,3 +67,42 @@ def test_the_fixture_corpus_is_asked_under_work_budgets(monkeypatch, tmp_path):
     seen.clear()
     fixtures.generate(game(ROOT / "tests" / "games" / "pen-pals.yaml"), tmp_path, seed=1)
     assert seen and all(r is None for r in seen)
+
+
+def test_a_questions_checks_share_its_time_and_each_gets_at_most_its_own(monkeypatch):
+    """work.Shares on a clock moved by hand: an equal part of what is left per check, what one
+    check does not use going to those after it, never more than `each`; spent at the end."""
+    clock = [100.0]
+    monkeypatch.setattr(work, "now", lambda: clock[0])
+    shares = work.Shares(12.0, 3, each=5.0)
+    assert shares.deadline() == 104.0  # 12 / 3
+    clock[0] = 101.0  # the first check took 1 s of its 4
+    assert shares.deadline() == 106.0  # (112 - 101) / 2 = 5.5, but at most 5
+    clock[0] = 102.0
+    assert not shares.spent() and shares.deadline() == 107.0  # all of the 10 left, at most 5
+    clock[0] = 112.0
+    assert shares.spent()
+    unbounded = work.Shares(None, 3, each=5.0)
+    assert unbounded.deadline() is None and not unbounded.spent()
+
+
+def test_a_question_ends_within_its_time_and_names_the_checks_it_did_not_ask(monkeypatch):
+    """The tour's reading, gaps and dead-end questions share their own time among their checks
+    (the tour's questions pass it as `budget`): at one unit of Z3's work a second, the first check
+    spends the whole second, and every later one is an unknown finding saying it was not asked —
+    the same on every run. Without a budget each check has its own timeout, as by hand."""
+    from conftest import ROOT, game
+
+    from zoospec.solvers.analysis import ambiguity
+    monkeypatch.setenv("ZOOSPEC_WORK_BUDGET", "on")
+    monkeypatch.setenv("ZOOSPEC_WORK_RATE", "1")
+    layers, pals = game(ROOT / "tests" / "specs" / "layers.yaml"), game(ROOT / "tests" / "games" / "pen-pals.yaml")
+    for _ in range(2):
+        first, *rest = ambiguity.readings(layers, "lift", 30, budget=1)
+        assert first.kind == "unknown" and "not asked" not in first.message
+        assert rest and all(f.kind == "unknown" and "not asked, the question's 1 s were spent" in f.message for f in rest)
+    stuck, *actions = ambiguity.dead_ends(pals, 30, budget=1)
+    assert stuck.subject == pals.id and [f.subject for f in actions] == list(pals.actions)
+    assert all("not asked" in f.message for f in actions)
+    monkeypatch.setenv("ZOOSPEC_WORK_BUDGET", "off")
+    assert [f.kind for f in ambiguity.readings(layers, "lift", 30, budget=None)] == ["readings-differ"] * 2

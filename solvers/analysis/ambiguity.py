@@ -24,6 +24,7 @@ import z3
 
 from zoospec import ir
 from zoospec.backends.z3 import zequal
+from zoospec.engines import work
 from zoospec.errors import SpecError, Undefined
 
 from ..symbolic import UNDEFINED, Query, confirm, py_ended, py_has_move, py_value, python_invariants_hold
@@ -80,21 +81,33 @@ def _uses(game, name, exprs) -> bool:
     return any(e is not None and name in calls(e, game.defines) for e in exprs)
 
 
-def readings(game, rid: str, timeout) -> list[Finding]:
+def readings(game, rid: str, timeout, budget: float | None = None) -> list[Finding]:
+    """Each check within `timeout`; with a `budget`, the whole question within it too (its checks
+    share it out: work.Shares), and a check there was no time left for is an unknown finding."""
     rd = game.readings[rid]
+    subjects = [("reading", rid)]
+    subjects += [("rule", r.id) for r in game.rules.values() if r.body is not None and _uses(game, rid, [r.body])]
+    subjects += [("action", x.id) for x in game.actions.values()
+                 if _uses(game, rid, [e for _, e in x.requires + x.ensures]) or _effect_uses(x, rid, game)]
+    pairs = list(itertools.combinations(list(rd.choices), 2))
+    shares = work.Shares(budget, len(pairs) * len(subjects), timeout)
     out = []
-    for a, b in itertools.combinations(list(rd.choices), 2):
+    for a, b in pairs:
         ga, gb = game.with_readings({rid: a}), game.with_readings({rid: b})
-        subjects = [("reading", rid)]
-        subjects += [("rule", r.id) for r in game.rules.values() if r.body is not None and _uses(game, rid, [r.body])]
-        subjects += [("action", x.id) for x in game.actions.values()
-                     if _uses(game, rid, [e for _, e in x.requires + x.ensures]) or _effect_uses(x, rid, game)]
         for kind, sid in subjects:
+            if shares.spent():
+                out.append(Finding("unknown", rd.id, rd.cite, f"{rd.id}: '{a}' vs '{b}': {_what(kind, sid)}: not asked, "
+                                   f"the question's {budget:g} s were spent", loc=rd.loc))
+                continue
             t0 = time.monotonic()
-            f = _differ(game, ga, gb, kind, sid, rd, a, b, timeout)
+            f = _differ(game, ga, gb, kind, sid, rd, a, b, timeout, shares.deadline())
             f.seconds = round(time.monotonic() - t0, 3)
             out.append(f)
     return out
+
+
+def _what(kind, sid) -> str:
+    return {"reading": "the reading itself", "rule": f"rule {sid}", "action": f"action {sid}"}[kind]
 
 
 def _effect_uses(action, rid, game) -> bool:
@@ -118,7 +131,7 @@ def _stmt_exprs(s):
                     yield from _stmt_exprs(x)
 
 
-def _differ(game, ga, gb, kind, sid, rd, a, b, timeout) -> Finding:
+def _differ(game, ga, gb, kind, sid, rd, a, b, timeout, deadline=None) -> Finding:
     label = f"{rd.id}: '{a}' vs '{b}'"
     q = Query(ga, 3 if kind == "action" else 1, timeout)
     if kind == "reading":
@@ -138,8 +151,8 @@ def _differ(game, ga, gb, kind, sid, rd, a, b, timeout) -> Finding:
         ta = q.transition(sid, 0, 1, args, ga)
         tb = q.transition(sid, 0, 2, args, gb)
         conds.append(z3.Or(la != lb, z3.And(ta, tb, z3.Not(q.syms[1].equal(q.syms[2])))))
-    r, m = q.solve_invariant(0, *conds)
-    what = {"reading": "the reading itself", "rule": f"rule {sid}", "action": f"action {sid}"}[kind]
+    r, m = q.solve_invariant(0, *conds, deadline=deadline)
+    what = _what(kind, sid)
     if r == "unsat":
         return Finding("readings-agree", rd.id, rd.cite, f"{label}: {what} is the same under both (UNSAT)", loc=rd.loc)
     if r == "unknown":
@@ -211,9 +224,19 @@ def _bodies(game):
         yield f"claim {c.id}", c.params, c.body, c.cite
 
 
-def gaps(game, timeout) -> list[Finding]:
+def gaps(game, timeout, budget: float | None = None) -> list[Finding]:
+    """Each check within `timeout`; with a `budget`, the whole question within it too, shared out
+    by body (work.Shares): the bodies there was no time left for are named in one unknown finding."""
     out, seen = [], set()
-    for subject, params, expr, cite in _bodies(game):
+    bodies = list(_bodies(game))
+    shares = work.Shares(budget, len(bodies), timeout)
+    for n, (subject, params, expr, cite) in enumerate(bodies):
+        if shares.spent():
+            rest = [b[0] for b in bodies[n:]]
+            out.append(Finding("unknown", game.id, None, f"gaps not sought in {len(rest)} bodies ({rest[0]} and on): "
+                               f"the question's {budget:g} s were spent"))
+            break
+        deadline = shares.deadline()
         q = Query(game, 1, timeout)
         args, _ = q.args(params)
         _, ctx = q.term_ctx(expr, 0, args)
@@ -223,46 +246,73 @@ def gaps(game, timeout) -> list[Finding]:
                 continue
             seen.add(key)
             t0 = time.monotonic()
-            r, m = q.solve_invariant(0, z3.Not(ob.cond))
-            if r == "unsat":
+            found = _gap(game, q, expr, ctx.obligations, ob, deadline)
+            if found is None:
                 continue
-            if r == "unknown":
-                out.append(Finding("unknown", subject, cite, f"{ob.loc}: {ob.reason}: no engine answered in time ({m})", loc=ob.loc))
+            if isinstance(found, str):
+                out.append(Finding("unknown", subject, cite, f"{ob.loc}: {ob.reason}: no engine answered in time ({found})", loc=ob.loc))
                 continue
-            state, pargs = m.states[0], m.args[0]
-
-            def keeps(s, expr=expr, pargs=pargs, loc=ob.loc):
-                if not python_invariants_hold(game, s):
-                    return False
-                try:
-                    game.evaluate(expr, s, pargs)
-                    return False
-                except Undefined as e:
-                    return (e.loc.line, e.loc.col) == (loc.line, loc.col)
-
-            confirm(keeps(state), f"{ob.reason} at {ob.loc}")
-            state = shrink(state, game.state_types, game.domains, keeps)
-            try:
-                game.evaluate(expr, state, pargs)
-                why = ob.reason
-            except Undefined as e:
-                why = e.reason
+            state, pargs, why = found
             msg = f"{subject}: {why} ({ob.loc.file}:{ob.loc.line}:{ob.loc.col})"
             out.append(Finding("gap", subject.split()[-1], cite, msg,
                                Trace(game, [state], [], pargs, {"finding": msg}), ob.loc, round(time.monotonic() - t0, 3)))
     return out
 
 
+def _gap(game, q, expr, obligations, ob, deadline):
+    """A state (shrunk), arguments and Python's reason, where evaluating `expr` stops at obligation `ob`, checked in
+    Python; None where none exists; a reason string where no engine answered. Python stops at the
+    first partial operation that fails, so where Z3's state also fails another one that Python
+    meets first (`(n // m) + (n % m)` with m = 0), that one is asked to hold and Z3 asked again;
+    a gap reachable only through another gap is that other gap's finding, not one of its own."""
+    at = {(o.loc.line, o.loc.col): o for o in obligations}
+    held = []
+    while True:
+        r, m = q.solve_invariant(0, z3.Not(ob.cond), *held, deadline=deadline)
+        if r == "unsat":
+            return None
+        if r == "unknown":
+            return m
+        state, pargs = m.states[0], m.args[0]
+        stop = _stops_at(game, expr, state, pargs)
+        first = at.get(stop)
+        if stop == (ob.loc.line, ob.loc.col) or first is None or first is ob or first.cond in held:
+            break
+        held.append(first.cond)
+
+    def keeps(s):
+        return python_invariants_hold(game, s) and _stops_at(game, expr, s, pargs) == (ob.loc.line, ob.loc.col)
+
+    confirm(keeps(state), f"{ob.reason} at {ob.loc}")
+    state = shrink(state, game.state_types, game.domains, keeps)
+    return state, pargs, _undefined(game, expr, state, pargs).reason
+
+
+def _undefined(game, expr, state, args) -> Undefined | None:
+    """Why evaluating `expr` in Python stops undefined, or None."""
+    try:
+        game.evaluate(expr, state, args)
+        return None
+    except Undefined as e:
+        return e
+
+
+def _stops_at(game, expr, state, args):
+    """Where evaluating `expr` in Python stops undefined (line, column), or None."""
+    e = _undefined(game, expr, state, args)
+    return None if e is None else (e.loc.line, e.loc.col)
+
+
 # ------------------------------------------------------------------ 3. dead ends and dead actions
 
-def _legal_somewhere(game, action: str, timeout):
+def _legal_somewhere(game, action: str, timeout, deadline=None):
     """('sat', model) when some state satisfying the invariants allows `action` with some arguments."""
     q = Query(game, 1, timeout)
     args, _ = q.args(game.actions[action].params)
-    return q.solve_invariant(0, q.holds(game.legal_expr(action), 0, args))
+    return q.solve_invariant(0, q.holds(game.legal_expr(action), 0, args), deadline=deadline)
 
 
-def _switched_on(game, action: str, timeout, switched: dict):
+def _switched_on(game, action: str, timeout, switched: dict, deadline=None):
     """For an action legal nowhere: the switches, off here, that make it legal somewhere — each one
     alone (with those it needs) first, then all of them — and a state where it is, checked in
     Python: (switches, trace, []) — else (None, None, the switch sets no engine answered for in time)."""
@@ -279,7 +329,7 @@ def _switched_on(game, action: str, timeout, switched: dict):
         g = switched[key]
         if g is None:
             continue
-        r, m = _legal_somewhere(g, action, timeout)
+        r, m = _legal_somewhere(g, action, timeout, deadline)
         if r == "unknown":
             unanswered.append(" and ".join(key))
         if r == "sat":
@@ -294,11 +344,14 @@ def _switched_on(game, action: str, timeout, switched: dict):
     return None, None, unanswered
 
 
-def dead_ends(game, timeout) -> list[Finding]:
+def dead_ends(game, timeout, budget: float | None = None) -> list[Finding]:
+    """Each check within `timeout`; with a `budget`, the whole question within it too (the dead-end
+    search and each action share it out: work.Shares); what there was no time left for is unknown."""
     out = []
     t0 = time.monotonic()
+    shares = work.Shares(budget, 1 + len(game.actions), timeout)
     q = Query(game, 1, timeout)
-    r, m = q.solve_stuck(0, z3.Not(q.ended(0)))
+    r, m = q.solve_stuck(0, z3.Not(q.ended(0)), deadline=shares.deadline())
     if r == "sat":
         def keeps(s):
             return python_invariants_hold(game, s) and not py_ended(game, s) and not py_has_move(game, s)
@@ -314,9 +367,14 @@ def dead_ends(game, timeout) -> list[Finding]:
         out.append(Finding("unknown", game.id, None, f"dead ends: no engine answered in time ({m})"))
     switched: dict = {}  # the game under each set of switches tried, loaded once
     for a in game.actions.values():
-        r, m = _legal_somewhere(game, a.id, timeout)
+        if shares.spent():
+            out.append(Finding("unknown", a.id, a.cite, f"action {a.id}: not asked, the question's {budget:g} s were spent",
+                               loc=a.loc))
+            continue
+        deadline = shares.deadline()
+        r, m = _legal_somewhere(game, a.id, timeout, deadline)
         if r == "unsat":
-            names, trace, unanswered = _switched_on(game, a.id, timeout, switched)
+            names, trace, unanswered = _switched_on(game, a.id, timeout, switched, deadline)
             if names is None:  # dead as the switches are (UNSAT); a switch no engine answered for is said
                 open_ = f"; with {', '.join(unanswered)} on: no engine answered in time" if unanswered else ""
                 out.append(Finding("dead-action", a.id, a.cite,

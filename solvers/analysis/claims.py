@@ -153,10 +153,10 @@ def _move(game, claim, timeout) -> Verdict:
     moves = _actions(game, claim)
     if not moves:
         return Verdict(claim.id, "holds", claim.expect, method, "the spec has no actions: there is no move")
-    deadline = None if timeout is None else work.now() + timeout
+    shares = work.Shares(timeout, len(moves))  # each action a fair share of the time left: none starves the rest
     gave_up = []
-    for i, a in enumerate(moves):
-        if deadline is not None and work.now() >= deadline:
+    for a in moves:
+        if shares.spent():
             gave_up.append((a.id, "deadline reached"))
             continue
         q = Query(game, 2, timeout)
@@ -166,9 +166,7 @@ def _move(game, claim, timeout) -> Verdict:
         drop = _decrease_fails(q, claim, cargs, 0, 1)
         if drop is not None:  # the body fails, or the measure does not drop
             conds[-1] = z3.Or(conds[-1], drop)
-        # each action gets a fair share of the time left, so one hard action cannot starve the rest
-        share = None if deadline is None else work.now() + (deadline - work.now()) / (len(moves) - i)
-        r, m = q.solve_invariant(0, *conds, deadline=share)
+        r, m = q.solve_invariant(0, *conds, deadline=shares.deadline())
         if r == "unknown":
             gave_up.append((a.id, m))  # the other actions may still fail: keep looking
             continue

@@ -153,7 +153,8 @@ def _fixtures(g, _, timeout):
 
 
 _ASK = {"validate": _validate, "coverage": _coverage, "claim": _claim,
-        "reading": lambda g, rid, t: _findings(ambiguity.readings(g, rid, t)),
-        "gaps": lambda g, _, t: _findings(ambiguity.gaps(g, t)),
-        "dead-ends": lambda g, _, t: _findings(ambiguity.dead_ends(g, t)),
+        # a question's own time bounds the whole question, its checks sharing it out
+        "reading": lambda g, rid, t: _findings(ambiguity.readings(g, rid, t, budget=t)),
+        "gaps": lambda g, _, t: _findings(ambiguity.gaps(g, t, budget=t)),
+        "dead-ends": lambda g, _, t: _findings(ambiguity.dead_ends(g, t, budget=t)),
         "fixtures": _fixtures}

@@ -98,6 +98,18 @@ def test_planted_ambiguity_gap_and_dead_ends_are_found(planted):
                                               ("planted.never", {})])
 
 
+def test_a_gap_python_meets_only_after_another_is_that_ones_finding():
+    """ops.div is `(n // m) + (n % m)`: both fail at m = 0 and Python stops at the division first.
+    The modulo's gap was asked of Z3 alone, and Python, stopping elsewhere on Z3's state, refused
+    it as a back-end disagreement: `ambiguities` ended with an internal error on this spec. Now
+    Z3 is asked again with the division defined (UNSAT: the modulo fails only where it does)."""
+    found = [f for f in ambiguity.gaps(load(OPS), 30) if f.subject == "ops.div"]
+    assert [f.kind for f in found] == ["gap"] and "division by zero" in found[0].message
+    s = found[0].trace.states[0]
+    with pytest.raises(Undefined, match="division by zero"):
+        load(OPS).evaluate(load(OPS).rules["ops.div"].body, s, {})
+
+
 def test_nothing_is_reported_where_nothing_is_planted(clean):
     found = ambiguity.find_all(clean, 30)
     assert not [f for f in found if f.is_problem]
@@ -288,10 +300,10 @@ def test_an_action_no_engine_answered_for_under_its_switch_is_not_called_plainly
     never 'switched off' without a state, never dead without saying what was not known."""
     real = ambiguity._legal_somewhere
 
-    def bonus_unanswered(game, action, timeout):
+    def bonus_unanswered(game, action, timeout, deadline=None):
         if game.switches.get("bonus") and action == "planted.bonus":
             return "unknown", "timeout"
-        return real(game, action, timeout)
+        return real(game, action, timeout, deadline)
     monkeypatch.setattr(ambiguity, "_legal_somewhere", bonus_unanswered)
     found = {f.subject: f for f in ambiguity.dead_ends(planted, 30)}
     assert found["planted.bonus"].kind == "dead-action"

@@ -82,3 +82,27 @@ def budgets():
         yield
     finally:
         os.environ.pop("ZOOSPEC_WORK_BUDGET", None)
+
+
+class Shares:
+    """One question's time shared out among the checks it asks, on `now()`'s clock: each check
+    gets an equal part of what is left (time one does not use goes to those after it) and at
+    most `each` seconds, so one hard check cannot starve the rest and the question as a whole
+    ends within `total`. `total` None: no limit of the question's own (each check its `each`)."""
+
+    def __init__(self, total: float | None, count: int, each: float | None = None):
+        self.end = None if total is None else now() + total
+        self.left = max(1, count)
+        self.each = each
+
+    def spent(self) -> bool:
+        return self.end is not None and now() >= self.end
+
+    def deadline(self) -> float | None:
+        """The next check's deadline (None: its own timeout bounds it); one check fewer is left."""
+        count, self.left = self.left, max(1, self.left - 1)
+        if self.end is None:
+            return None
+        t = now()
+        share = t + (self.end - t) / count
+        return share if self.each is None else min(share, t + self.each)
