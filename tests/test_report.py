@@ -99,6 +99,39 @@ def test_gaps_dead_ends_and_switched_off_actions_are_shown_with_their_states(rep
     assert "<svg" in switched[:switched.index("</div></div>") + 1] and "could not be read back" not in text
 
 
+def test_each_games_fixtures_are_written_beside_the_page_and_listed_with_their_index(report):
+    """The fixtures the tour made are there for another implementation to take: FIXTURES/GAME/
+    holds the corpus as `zoospec fixtures` writes it (index.json, the state schema, a file per
+    rule or action, each case's state readable by the game), and the page lists every file of the
+    index with its case count and a link that leads to it."""
+    from zoospec.front.loader import load
+    from zoospec.solvers.analysis.report import FIXTURES, folders
+
+    data = json.loads((report / "report.json").read_text())
+    page = Elements()
+    page.feed((report / "index.html").read_text())
+    links = {a["href"] for t, a in page.found if t == "a" and a.get("href", "").startswith(FIXTURES + "/")}
+    for path in GAMES:
+        (answer,) = [q["answer"] for q in data["questions"] if q["kind"] == "fixtures" and q["game"] == path]
+        index, where = answer["index"], report / FIXTURES / folders(GAMES)[path]
+        assert json.loads((where / "index.json").read_text()) == index and "corpus" not in answer
+        assert index["files"] and sum(f["fixtures"] for f in index["files"]) == answer["fixtures"] > 0
+        g = load(path)
+        for f in index["files"]:
+            assert f"{FIXTURES}/{folders(GAMES)[path]}/{f['file']}" in links
+            cases = json.loads((where / f["file"]).read_text())
+            assert len(cases) == f["fixtures"] and all(c.get("rule", c.get("action")) == f["subject"] for c in cases)
+            for c in cases:
+                for part in ("holds", "fails", "first", "second", "legal", "illegal", "example"):
+                    if part in c:
+                        g.state_from_json(c[part]["state"])  # a state of the game, or it raises
+        counts = [int(a["data-count"]) for t, a in page.found if t == "p" and a.get("class") == "fixtures"]
+        assert answer["fixtures"] in counts
+    # two games of one tour with one file name get a folder each
+    assert folders(["a/pen-pals.yaml", "b/pen-pals.yaml", "new-york-zoo"]) == {
+        "a/pen-pals.yaml": "pen-pals", "b/pen-pals.yaml": "pen-pals-2", "new-york-zoo": "new-york-zoo"}
+
+
 def _dom(url: str) -> str:
     r = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", url],
                        capture_output=True, text=True, timeout=60)

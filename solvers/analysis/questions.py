@@ -9,6 +9,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 from zoospec.engines import work
 from zoospec.errors import SpecError
@@ -146,10 +147,13 @@ def _findings(found) -> dict:
 
 
 def _fixtures(g, _, timeout):
+    """The corpus itself rides in the answer (its files by name: what the tour's 30 s make is a
+    few hundred kB a game), so the cache remembers it and the report writes it out with its index."""
     with tempfile.TemporaryDirectory() as tmp:
         index = fixtures.generate(g, tmp, 0, timeout, None, budget=timeout)
+        corpus = {p.name: p.read_text(encoding="utf-8") for p in sorted(Path(tmp).iterdir())}
     return {"status": "unknown" if index["skipped"] else "answered", "fixtures": fixtures.count(index),
-            "skipped": len(index["skipped"])}
+            "skipped": len(index["skipped"]), "corpus": corpus}
 
 
 _ASK = {"validate": _validate, "coverage": _coverage, "claim": _claim,

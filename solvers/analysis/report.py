@@ -26,6 +26,7 @@ from .example_deals import example_deals
 LOOSE_ENDS = ("gap", "dead-end", "dead-action", "switched-off")
 
 FORMAT = 1  # of report.json
+FIXTURES = "fixtures"  # beside index.html: each game's fixture corpus in a folder of its own
 
 
 def write(out_dir: str | Path, rows: list[dict], answers: list[tuple], games: dict[str, str], budget: float) -> Path:
@@ -38,15 +39,31 @@ def write(out_dir: str | Path, rows: list[dict], answers: list[tuple], games: di
             "questions": [{"game": q.game, "kind": q.kind, "item": q.item if q.kind != "coverage" else "",
                            "status": a["status"], "answer": _plain(a)} for q, a in answers],
             "deals": [{"game": name, **d.as_json()} for name, ds in deals.items() for d in ds]}
+    where = folders(games)
+    for q, a in answers:
+        if q.kind == "fixtures" and a.get("corpus"):
+            _write_corpus(out / FIXTURES / where[q.game], a["corpus"])
     files.write_text(out / "report.json", json.dumps(data, indent=1))
-    page = _page(rows, answers, loaded, budget, deals)
+    page = _page(rows, answers, loaded, budget, deals, where)
     files.write_text(out / "index.html", page)
     return out / "index.html"
 
 
+def _write_corpus(where: Path, corpus: dict) -> None:
+    """A game's fixtures as `zoospec fixtures` writes them: index.json, the state schema, a file
+    per rule or action. Only plain file names are written (the cache is a file a user can edit)."""
+    where.mkdir(parents=True, exist_ok=True)
+    for name, text in corpus.items():
+        if isinstance(name, str) and isinstance(text, str) and name == Path(name).name and name.endswith(".json"):
+            files.write_text(where / name, text)
+
+
 def _plain(a: dict) -> dict:
-    """An answer without its traces (they are drawn in the page; the cache keeps them)."""
-    out = {k: v for k, v in a.items() if k != "trace"}
+    """An answer without its traces (they are drawn in the page; the cache keeps them) and, for
+    fixtures, without the corpus (written beside the page, FIXTURES/GAME/) but with its index."""
+    out = {k: v for k, v in a.items() if k not in ("trace", "corpus")}
+    if "corpus" in a:
+        out["index"] = _index(a)
     if "findings" in out:
         out["findings"] = [{k: v for k, v in f.items() if k != "trace"} for f in out["findings"]]
     return out
@@ -91,7 +108,7 @@ def _load(path):
         return str(err)
 
 
-def _page(rows, answers, games, budget, deals) -> str:
+def _page(rows, answers, games, budget, deals, where) -> str:
     e = html.escape
     head = ["game", "rules", "claims held/failed/unknown", "not as expected", "readings differ/agree", "gaps",
             "dead ends (switched off)", "fixtures", "coverage"]
@@ -106,19 +123,26 @@ def _page(rows, answers, games, budget, deals) -> str:
                        f"<td>{r['rules']}</td><td>{c['holds']}/{c['fails']}/{c['unknown']}</td><td>{len(r['unexpected'])}</td>"
                        f"<td>{f['readings-differ']}/{f['readings-agree']}</td>"
                        f"<td>{_asked(r, 'gaps', str(f['gap']))}</td><td>{_asked(r, 'dead-ends', dead)}</td>"
-                       f"<td>{'unknown (budget)' if r['fixtures'] is None else r['fixtures']}</td><td>{cov}</td>") + "</tr>")
+                       f"<td>{'unknown (budget)' if r['fixtures'] is None else _link(r['game'], 'fixtures', r['fixtures'])}</td>"
+                       f"<td>{cov}</td>") + "</tr>")
     body.append("</table>")
     for name in games:
-        body.append(_game_section(name, games[name], [(q, a) for q, a in answers if q.game == name], deals[name]))
+        body.append(_game_section(name, games[name], [(q, a) for q, a in answers if q.game == name], deals[name],
+                                  f"{FIXTURES}/{where[name]}"))
     return ("<!doctype html><html><head><meta charset='utf-8'><title>zoospec tour</title>"
             f"<style>{STYLE}</style></head><body>" + "\n".join(body) + f"<script>{SCRIPT}</script></body></html>")
+
+
+def _link(game: str, part: str, value) -> str:
+    """A summary cell's value, linking to its evidence in the game's section."""
+    return f"<a href='#{_id(game)}-{part}'>{value}</a>"
 
 
 def _asked(row, question: str, value: str) -> str:
     return "unknown (budget)" if question in row["unknown_budget"] else value
 
 
-def _game_section(name, g, answers, deals) -> str:
+def _game_section(name, g, answers, deals, fixtures_at) -> str:
     e = html.escape
     if isinstance(g, str):
         return f"<section id='{_id(name)}' class='game'><h2>{e(name)}</h2><pre>{e(g)}</pre></section>"
@@ -149,6 +173,7 @@ def _game_section(name, g, answers, deals) -> str:
             out.append(_viewer(g, f"{name}/reading-{q.item}-{i}", f["trace"]))
         out.append("</div>")
     out.extend(_deals(deals))
+    out.extend(_fixtures(g, answers, fixtures_at, f"{_id(name)}-fixtures"))
     out.extend(_sentences(answers))
     found = [(q, f) for q, a in answers for f in a.get("findings", []) if f["kind"] in LOOSE_ENDS]
     if found:
@@ -161,6 +186,39 @@ def _game_section(name, g, answers, deals) -> str:
             out.append(_viewer(g, f"{name}/{f['kind']}-{f['subject']}-{i}", f["trace"]))
         out.append("</div>")
     return "\n".join(out) + "</section>"
+
+
+def _index(a: dict) -> dict | None:
+    """The fixtures' index.json from an answer's corpus, or None where it has none."""
+    try:
+        return json.loads(a.get("corpus", {}).get("index.json", ""))
+    except (ValueError, AttributeError):
+        return None
+
+
+def _fixtures(g, answers, where, anchor) -> list[str]:
+    """The fixtures written for the game: where they are, and per rule or action its file, what
+    it says and how many cases; what has no boundary, and what the budget left out."""
+    e = html.escape
+    got = [a for q, a in answers if q.kind == "fixtures"]
+    index = _index(got[0]) if got else None
+    if index is None:
+        return []
+    out = [f"<h3 id='{e(anchor)}'>Fixtures</h3><p class='fixtures' data-count='{got[0]['fixtures']}'>{got[0]['fixtures']} test cases "
+           f"for other implementations in <a href='{e(where)}/index.json'>{e(where)}/</a> (seed {index['seed']}; "
+           f"states as <a href='{e(where)}/state.schema.json'>state.schema.json</a> describes them)</p>",
+           "<table class='fixture-files'><tr><th>rule or action</th><th>what it says</th><th>cases</th></tr>"]
+    for f in index["files"]:
+        subject = g.rules.get(f["subject"]) or g.actions.get(f["subject"])
+        out.append(f"<tr data-subject='{e(f['subject'])}'><td><a href='{e(where)}/{e(f['file'])}'>{e(f['subject'])}</a></td>"
+                   f"<td>{e(getattr(subject, 'says', '') or '')}</td><td>{f['fixtures']}</td></tr>")
+    out.append("</table>")
+    if index["no_boundary"]:
+        out.append("<p>No boundary (the verdict never changes with one change of state): "
+                   + e(", ".join(dict.fromkeys(nb.get("rule") or nb.get("action") for nb in index["no_boundary"]))) + "</p>")
+    if index["skipped"]:
+        out.append(f"<p class='unknown'>Not reached within the budget: {e(', '.join(index['skipped']))}</p>")
+    return out
 
 
 def _deals(deals) -> list[str]:
@@ -221,6 +279,16 @@ def _viewer(g, vid: str, itf: dict) -> str:
         steps.append(f"<div class='step' data-step='{i}'><p>{move}</p>{picture.svg(g, s, f'state {i}')}</div>")
     return (f"<div class='viewer' id='{e(vid)}' data-at='0'><button class='prev'>previous</button> "
             f"<span class='where'></span> <button class='next'>next</button>{''.join(steps)}</div>")
+
+
+def folders(games) -> dict[str, str]:
+    """Each game's folder of fixtures: its bundled name, or its spec file's name without `.yaml`
+    (numbered where two games of one tour share a name)."""
+    out: dict[str, str] = {}
+    for name in games:
+        stem = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in Path(name).name.removesuffix(".yaml")) or "game"
+        out[name] = next(f for f in (stem, *(f"{stem}-{i}" for i in range(2, len(games) + 2))) if f not in out.values())
+    return out
 
 
 def _id(name: str) -> str:
