@@ -69,6 +69,52 @@ def test_a_remembered_counterexample_that_no_longer_refutes_is_asked_again(cache
     assert "fails (as expected)" in claim and not claim.endswith("(remembered)")
 
 
+def _keys(path) -> dict:
+    from zoospec.solvers.analysis.questions import questions_of
+    fresh = AnswerCache(Path(path).parent / "cache")  # keys are made anew: nothing remembered between edits
+    return {q.name: fresh.key(q) for q in questions_of(str(path), str(path))}
+
+
+def test_editing_one_rule_asks_again_only_the_questions_that_read_it(tmp_path):
+    """A claim or a reading is remembered by the parts of the game it reads (dependencies.py), not
+    the file's bytes: a comment, a moved line or a claim's wording asks none of them again; a
+    claim's own body asks that claim; a rule only the moves read asks no claim over states; a
+    define the reading's rules read asks the reading and both claims (they read the score too)."""
+    spec = tmp_path / "pen-pals.yaml"
+    text = (ROOT / "tests" / "games" / "pen-pals.yaml").read_text()
+    spec.write_text(text)
+    base = _keys(spec)
+    claims = ["claim pp.claim.at-most-6", "claim pp.claim.6-is-reached"]
+    reading, whole_file = "reading company", ["validate", "coverage", "gaps", "dead-ends", "fixtures"]
+
+    def after(old, new) -> set:
+        assert old in text
+        spec.write_text(text.replace(old, new, 1))
+        return {name for name, k in _keys(spec).items() if k != base[name]}
+
+    assert after("game:\n", "# moved a line down\ngame:\n") == set(whole_file)
+    assert after("says: No zoo scores more than 6", "says: Never more than 6 points") == set(whole_file)
+    assert after('body: "total <= 6"', 'body: "total <= 7"') == set(whole_file) | {claims[0]}
+    assert after('body: "dealt == 4 and now < 4 and vacant(p)"', 'body: "dealt == 4 and now < 4"') == set(whole_file)
+    assert after('pandas: "count(', 'pandas: "1 + count(') == set(whole_file) | set(claims) | {reading}
+
+
+def test_a_questions_key_is_the_same_in_every_process(tmp_path):
+    """What a question reads holds sets (a whole domain as a literal, a switch's actions), whose
+    text follows Python's string hashing, different in every process unless written in order:
+    two processes with different hash seeds give every claim and reading of Zooloretto one key."""
+    import os
+    import subprocess
+    import sys
+    code = ("import json, sys; from pathlib import Path; sys.path.insert(0, 'tests'); from test_tour import _keys; "
+            "print(json.dumps(_keys(Path(sys.argv[1]))))")
+    spec = tmp_path / "zooloretto.yaml"
+    spec.write_text((ROOT / "spec" / "zooloretto.yaml").read_text())
+    keys = [json.loads(subprocess.run([sys.executable, "-c", code, str(spec)], cwd=ROOT, capture_output=True, text=True,
+                                      check=True, env={**os.environ, "PYTHONHASHSEED": seed}).stdout) for seed in ("1", "2")]
+    assert keys[0] == keys[1] and sum(k.startswith(("claim", "reading")) for k in keys[0]) > 10
+
+
 def test_a_spent_budget_leaves_unknown_cells_not_missing_rows(cache, capsys):
     code = main(["tour", "--no-report", "--games", *GAMES, "--budget", "1", "--json"])
     rows = {r["game"]: r for r in json.loads(capsys.readouterr().out)["games"]}

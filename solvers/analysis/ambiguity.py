@@ -81,14 +81,20 @@ def _uses(game, name, exprs) -> bool:
     return any(e is not None and name in calls(e, game.defines) for e in exprs)
 
 
+def users(game, rid: str) -> tuple[list, list]:
+    """The rules and the actions whose value, legality or effect a reading can change."""
+    rules = [r for r in game.rules.values() if r.body is not None and _uses(game, rid, [r.body])]
+    actions = [x for x in game.actions.values()
+               if _uses(game, rid, [e for _, e in x.requires + x.ensures]) or _effect_uses(x, rid, game)]
+    return rules, actions
+
+
 def readings(game, rid: str, timeout, budget: float | None = None) -> list[Finding]:
     """Each check within `timeout`; with a `budget`, the whole question within it too (its checks
     share it out: work.Shares), and a check there was no time left for is an unknown finding."""
     rd = game.readings[rid]
-    subjects = [("reading", rid)]
-    subjects += [("rule", r.id) for r in game.rules.values() if r.body is not None and _uses(game, rid, [r.body])]
-    subjects += [("action", x.id) for x in game.actions.values()
-                 if _uses(game, rid, [e for _, e in x.requires + x.ensures]) or _effect_uses(x, rid, game)]
+    rules, actions = users(game, rid)
+    subjects = [("reading", rid)] + [("rule", r.id) for r in rules] + [("action", x.id) for x in actions]
     pairs = list(itertools.combinations(list(rd.choices), 2))
     shares = work.Shares(budget, len(pairs) * len(subjects), timeout)
     out = []
@@ -112,23 +118,10 @@ def _what(kind, sid) -> str:
 
 def _effect_uses(action, rid, game) -> bool:
     for s in action.effect:
-        for n in _stmt_exprs(s):
+        for n in ir.stmt_exprs(s):
             if rid in calls(n, game.defines):
                 return True
     return False
-
-
-def _stmt_exprs(s):
-    for name in getattr(s, "__dataclass_fields__", {}):
-        v = getattr(s, name)
-        if isinstance(v, ir.Expr):
-            yield v
-        elif isinstance(v, tuple):
-            for x in v:
-                if isinstance(x, ir.Expr):
-                    yield x
-                elif hasattr(x, "__dataclass_fields__"):
-                    yield from _stmt_exprs(x)
 
 
 def _differ(game, ga, gb, kind, sid, rd, a, b, timeout, deadline=None) -> Finding:

@@ -1,8 +1,10 @@
 """Answers remembered between runs of the tour.
 
-An answer is stored under a key made of everything it depends on: the spec file's bytes, the
-question, and zoospec's own code (its source files hashed), so editing a rule or the code asks
-again and nothing else does. It lives where the platform keeps caches (`ZOOSPEC_CACHE` overrides),
+An answer is stored under a key made of everything it depends on: the question, zoospec's own
+code (its source files hashed), and of the spec what the question reads — for a claim or a
+reading, the parts of the loaded game it reads (dependencies.py), so editing one rule asks again
+only the questions that read it; for the other questions (their answers show lines and texts of
+the whole file), the file's bytes. It lives where the platform keeps caches (`ZOOSPEC_CACHE` overrides),
 one JSON file per answer; `zoospec cache --clear` empties it.
 """
 from __future__ import annotations
@@ -16,8 +18,13 @@ from pathlib import Path
 
 import zoospec
 import zoospec.solvers
+from zoospec.errors import SpecError, StateError
+from zoospec.front.loader import load
+from zoospec.front.yamlload import load_file
 
-VERSION = 1  # of the stored form
+from .dependencies import claim_text, reading_text
+
+VERSION = 2  # of the stored form and its keys
 
 
 def cache_dir() -> Path:
@@ -48,6 +55,8 @@ class AnswerCache:
     def __init__(self, root: Path | None = None):
         self.root = (root or cache_dir()) / "answers"
         self._spec_hashes: dict[str, str] = {}
+        self._games: dict[str, tuple | None] = {}
+        self._keys: dict = {}
 
     def _spec_hash(self, path: str) -> str:
         if path not in self._spec_hashes:
@@ -58,12 +67,37 @@ class AnswerCache:
         return self._spec_hashes[path]
 
     def key(self, q) -> str:
-        """Of the spec's bytes — and, for a coverage counted with other specs (their paths in
-        `item`), theirs too — the question and zoospec's source."""
-        specs = [q.path] + ([p for p in q.item.split(os.pathsep) if p] if q.kind == "coverage" else [])
-        where = os.environ.get("ZOOSPEC_RULEBOOKS", "") if q.kind == "coverage" else ""  # which rulebook texts
-        text = json.dumps([VERSION, code_hash(), [self._spec_hash(p) for p in specs], q.kind, q.item, where])
-        return hashlib.sha256(text.encode()).hexdigest()[:32]
+        """Of what the question reads of its spec (a claim's or reading's parts, else the file's
+        bytes — and, for a coverage counted with other specs, their paths in `item`, theirs too),
+        the question and zoospec's source."""
+        if q not in self._keys:
+            read = self._reads(q)
+            if read is None:
+                specs = [q.path] + ([p for p in q.item.split(os.pathsep) if p] if q.kind == "coverage" else [])
+                read = [self._spec_hash(p) for p in specs]
+            where = os.environ.get("ZOOSPEC_RULEBOOKS", "") if q.kind == "coverage" else ""  # which rulebook texts
+            text = json.dumps([VERSION, code_hash(), read, q.kind, q.item, where])
+            self._keys[q] = hashlib.sha256(text.encode()).hexdigest()[:32]
+        return self._keys[q]
+
+    def _reads(self, q) -> str | None:
+        """The hash of what a claim or reading question reads of its game; None for other
+        questions, and where the spec does not load or has no such item (keyed by bytes then)."""
+        if q.kind not in ("claim", "reading"):
+            return None
+        if q.path not in self._games:
+            try:
+                self._games[q.path] = (load(q.path), load_file(q.path).data)
+            except (SpecError, StateError, OSError):
+                self._games[q.path] = None
+        if self._games[q.path] is None:
+            return None
+        game, raw = self._games[q.path]
+        if q.kind == "claim":
+            text = claim_text(game, raw, game.claims[q.item]) if q.item in game.claims else None
+        else:
+            text = reading_text(game, raw, q.item) if q.item in game.readings else None
+        return None if text is None else "reads:" + hashlib.sha256(text.encode()).hexdigest()
 
     def get(self, q) -> dict | None:
         try:
