@@ -89,6 +89,40 @@ def test_the_boundary_fixtures_alone_find_a_planted_bug(capsys):
     assert {(d["kind"], d["why"].split(" (")[0]) for d in rep["disagreements"]} == {("bug", "pp.setup.deal")}
 
 
+def test_random_states_the_rules_allow_are_asked_and_find_a_planted_bug_more_often(capsys):
+    """--cases random: states a few random changes away from the seeded games' (solvers/analysis/
+    mutants.py). The faithful implementation agrees on all of them; the one without the otter
+    penalty is caught on many, where one game's own states show it once."""
+    code, rep = conform(capsys, games=1, more=("--cases", "random"))
+    assert code == 0 and rep["cases"] == {"random": 100} and rep["disagreements"] == []
+    _, alone = conform(capsys, "--no-otter-penalty", games=1)
+    code, rep = conform(capsys, "--no-otter-penalty", games=1, more=("--cases", "random"))
+    assert code == 1 and {(d["kind"], d["why"].split(" (")[0]) for d in rep["disagreements"]} == {("bug", "pp.score.total")}
+    assert len(rep["disagreements"]) > 5 * len(alone["disagreements"]) > 0
+
+
+def test_random_states_satisfy_the_invariants_are_new_and_a_seed_gives_the_same():
+    """Each is one to three leaves away from the game state it was made from, satisfies every
+    invariant, is none of the game's states and none of the others; on Zooloretto's thousand-leaf
+    tables too, and a seed gives the same ones."""
+    from zoospec.solvers.analysis.mutants import random_states
+    from zoospec.solvers.analysis.shrink import leaves, value_at
+    from zoospec.solvers.play.playout import play
+
+    for spec in (SPEC, str(ROOT / "spec" / "zooloretto.yaml")):
+        g = game(spec)
+        bases = play(g, g.start_state(), seed=0, max_steps=40).trace.states
+        made = random_states(g, bases, 30, seed=7)
+        key = lambda s: json.dumps(g.state_to_json(s), sort_keys=True)  # noqa: E731
+        assert len(made) == 30 and made == random_states(g, bases, 30, seed=7) != random_states(g, bases, 30, seed=8)
+        assert len({key(s) for s in made}) == 30 and not {key(s) for s in made} & {key(s) for s in bases}
+        for s in made:
+            assert python_invariants_hold(g, s)
+            changed = min(sum(value_at(s[n], p) != value_at(b[n], p) for n, t in g.state_types.items()
+                              for p, _ in leaves(b[n], t)) for b in bases)
+            assert 1 <= changed <= 3
+
+
 @pytest.mark.parametrize("flag, problem", [
     ("--hang-at=5", "no answer within 1 s"),
     ("--crash-at=5", "it stopped answering (its process ended)"),

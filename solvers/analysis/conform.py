@@ -38,12 +38,12 @@ from ..moves import legal_moves
 from ..play.playout import play
 from ..symbolic import param_values, py_ended, py_value, python_invariants_hold
 from ..traces import plain
-from . import ambiguity, fixtures
+from . import ambiguity, fixtures, mutants
 from .shrink import shrink
 
 PROTOCOL = 1  # spec/schema/protocol.schema.json: every request and answer
 OPS = ("legal", "moves", "apply", "score", "end")
-CASES = ("games", "readings", "fixtures")
+CASES = ("games", "readings", "fixtures", "random")
 RESTARTS = 3
 SHRINK_CHECKS = 400  # adapter requests one shrink may make
 # The field of each answer that holds its value.
@@ -190,19 +190,28 @@ class Report:
 
 
 def conform(game, adapter: Adapter, games: int = 3, seed: int = 0, max_steps: int = 200, progress=None,
-            cases=("games",), timeout: float | None = 30.0) -> Report:
-    """Ask the adapter about every state of `games` seeded games played with the spec and, with
-    `readings` among the cases, about a smallest state where each reading's choices disagree."""
+            cases=("games",), timeout: float | None = 30.0, randoms: int = 100) -> Report:
+    """Ask the adapter about the states of the case sources chosen: every state of `games` seeded
+    games played with the spec; a smallest state where each reading's choices disagree; the
+    boundary fixtures; `randoms` states the rules allow near the games' (mutants.py)."""
     rep = Report(game.id, adapter.name, {op: 0 for op in adapter.ops}, unsupported=[op for op in OPS if op not in adapter.ops])
     rng = random.Random(seed)
     variants = _variants(game)
     session = _Session(game, adapter, rep, variants)
-    states = []
-    if "games" in cases:
+    states, reached = [], []
+    if "games" in cases or "random" in cases:
         for k in range(games):
             played = play(game, game.start_state(), seed=seed + k, max_steps=max_steps).trace.states
-            states += [(f"game {k + 1} of {games}, state {i + 1} of {len(played)}", s) for i, s in enumerate(played)]
-        rep.cases["games"] = len(states)
+            reached += [(f"game {k + 1} of {games}, state {i + 1} of {len(played)}", s) for i, s in enumerate(played)]
+    if "games" in cases:
+        states += reached
+        rep.cases["games"] = len(reached)
+    if "random" in cases:
+        if progress:
+            progress(f"{randoms} random states the rules allow")
+        found = mutants.random_states(game, [s for _, s in reached], randoms, seed)
+        rep.cases["random"] = len(found)
+        states += [(f"random state {i + 1} of {len(found)} (a few changes from a game's)", s) for i, s in enumerate(found)]
     if "readings" in cases:
         found = _reading_states(game, timeout, progress)
         rep.cases["readings"] = len(found)

@@ -29,37 +29,39 @@ def _candidates(value, t, domains):
             yield value - (1 if value > z else -1)
 
 
-def _paths(value, t, path=()):
-    """(path, type) of every leaf or set, in a fixed order."""
+def leaves(value, t, path=()):
+    """(path, type) of every leaf or set of a state variable's value, in a fixed order."""
     if isinstance(t, MapT):
         for k in sorted(value, key=repr):
-            yield from _paths(value[k], t.value, path + (k,))
+            yield from leaves(value[k], t.value, path + (k,))
     elif isinstance(t, RecordT):
         for n, ft in t.fields:
-            yield from _paths(value[n], ft, path + (n,))
+            yield from leaves(value[n], ft, path + (n,))
     else:
         yield path, t
 
 
-def _get(v, path):
+def value_at(v, path):
+    """The part of a value at a path of `leaves`."""
     for p in path:
         v = v[p]
     return v
 
 
-def _set(v, path, x):
+def with_value(v, path, x):
+    """A copy of a value with the part at `path` replaced by x (the rest shared, not copied)."""
     if not path:
         return x
     out = copy.copy(v)
-    out[path[0]] = _set(v[path[0]], path[1:], x)
+    out[path[0]] = with_value(v[path[0]], path[1:], x)
     return out
 
 
 def size(state: dict, types: dict, domains) -> int:
     n = 0
     for name, t in types.items():
-        for path, lt in _paths(state[name], t):
-            v = _get(state[name], path)
+        for path, lt in leaves(state[name], t):
+            v = value_at(state[name], path)
             if isinstance(lt, SetT):
                 n += len(v)
             elif v != _zero(lt, domains):
@@ -86,14 +88,14 @@ def _clear_containers(state, types, domains, keeps, budget):
             if checks >= budget:
                 return state, checks
             try:
-                current = _get(state[name], path)
+                current = value_at(state[name], path)
             except (KeyError, TypeError):
                 continue
             plain = _zero(ct, domains)
             if current == plain:
                 continue
             trial = dict(state)
-            trial[name] = _set(state[name], path, plain)
+            trial[name] = with_value(state[name], path, plain)
             checks += 1
             if keeps(trial):
                 state = trial
@@ -108,10 +110,10 @@ def shrink(state: dict, types: dict, domains, keeps: Callable[[dict], bool], max
     while changed and checks < max_checks:
         changed = False
         for name, t in types.items():
-            for path, lt in list(_paths(state[name], t)):
-                for cand in _candidates(_get(state[name], path), lt, domains):
+            for path, lt in list(leaves(state[name], t)):
+                for cand in _candidates(value_at(state[name], path), lt, domains):
                     trial = dict(state)
-                    trial[name] = _set(state[name], path, cand)
+                    trial[name] = with_value(state[name], path, cand)
                     checks += 1
                     if keeps(trial):
                         state, changed = trial, True

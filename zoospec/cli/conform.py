@@ -39,7 +39,10 @@ def add_parser(sub):
     p.add_argument("--cases", type=case_sources, default=("games",), metavar="SOURCE,...",
                    help="where the states asked about come from: games (every state of seeded games), "
                         "readings (for each reading, a smallest state where its choices disagree) and fixtures (the states on either "
-                        "side of each rule's and action's verdict, as `zoospec fixtures` makes them); default games")
+                        "side of each rule's and action's verdict, as `zoospec fixtures` makes them) and random (states the "
+                        "invariants allow, a few random changes from the games' states: see --random); default games")
+    p.add_argument("--random", type=at_least(1), default=100, metavar="N",
+                   help="with --cases random: this many states (default 100), from the --games seeded games' states")
     add_game_choices(p)
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(fn=cmd_conform)
@@ -55,7 +58,7 @@ def cmd_conform(args) -> int:
         progress = None if args.json or not sys.stderr.isatty() else (
             lambda m: print(f"  … {m}".ljust(70)[:70], end="\r", file=sys.stderr, flush=True))
         rep = conform.conform(g, adapter, games=args.games, seed=args.seed, max_steps=args.steps, progress=progress,
-                              cases=args.cases)
+                              cases=args.cases, randoms=args.random)
     finally:
         adapter.close()
     if args.json:

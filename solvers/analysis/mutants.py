@@ -1,0 +1,67 @@
+"""Random states a game's rules allow, near the states its games reach.
+
+States drawn at random from a spec's types almost never satisfy its invariants (a Zooloretto
+table has a thousand leaves, and the invariants tie them together), so they are made the way a
+fuzzer makes inputs: one to three leaves of a state some seeded game reached are changed at
+random, and the result is kept when every invariant holds (checked in Python) and it is new.
+The states a game cannot reach, but the rules allow, are where an implementation's unstated
+assumptions show. A seed always gives the same states.
+"""
+from __future__ import annotations
+
+import json
+import random
+
+from zoospec.ir.types import AtomT, BoolT, IntT, SetT
+
+from ..symbolic import python_invariants_hold
+from .shrink import leaves, value_at, with_value
+
+# tries per state wanted before giving up: a spec whose invariants leave no room near its games
+TRIES = 50
+
+
+def random_states(game, bases: list[dict], n: int, seed: int = 0) -> list[dict]:
+    """Up to `n` states, each one to three random changes away from one of `bases` (states the
+    game reached), every one satisfying the invariants, none equal to a base or to another."""
+    rng = random.Random(seed)
+    seen = {_key(game, s) for s in bases}
+    out: list[dict] = []
+    where = [[(name, path, t) for name, vt in game.state_types.items() for path, t in leaves(s[name], vt)] for s in bases]
+    for _ in range(n * TRIES):
+        if len(out) >= n or not bases:
+            break
+        i = rng.randrange(len(bases))
+        s = bases[i]
+        for _ in range(rng.randint(1, 3)):
+            name, path, t = rng.choice(where[i])
+            s = {**s, name: with_value(s[name], path, _other(value_at(s[name], path), t, game.domains, rng))}
+        key = _key(game, s)
+        if key in seen or not python_invariants_hold(game, s):
+            continue
+        seen.add(key)
+        out.append(s)
+    return out
+
+
+def _other(value, t, domains, rng):
+    """A random value of leaf type t (for a set: one element put in or taken out)."""
+    if isinstance(t, BoolT):
+        return not value
+    if isinstance(t, IntT):
+        if t.bounded:
+            return rng.randint(t.lo, t.hi)
+        return value + rng.choice((-2, -1, 1, 2))
+    if isinstance(t, AtomT):
+        return rng.choice(domains[t.domain].atoms)
+    if isinstance(t, SetT):
+        d = domains.of_type(t.elem)
+        if d is None or not d.atoms:
+            return value
+        x = rng.choice(d.atoms)
+        return value - {x} if x in value else value | {x}
+    return value
+
+
+def _key(game, s) -> str:
+    return json.dumps(game.state_to_json(s), sort_keys=True)
