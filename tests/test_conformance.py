@@ -101,6 +101,35 @@ def test_random_states_the_rules_allow_are_asked_and_find_a_planted_bug_more_oft
     assert len(rep["disagreements"]) > 5 * len(alone["disagreements"]) > 0
 
 
+def test_the_report_page_shows_each_group_with_its_states_drawn_and_every_question_counted(capsys, tmp_path):
+    """--report DIR: index.html (self-contained, as the tour's) with the bug's group, its question
+    and both answers, the state asked on and the smallest one drawn; the reading followed; a row
+    per request kind and rule or action whose counts add up to what was asked; conform.json is
+    what --json prints."""
+    from test_report import Elements
+
+    code, rep = conform(capsys, "--deal-twice", "--diagonal-company", more=("--cases", "games,readings", "--report", str(tmp_path)))
+    assert code == 1 and json.loads((tmp_path / "conform.json").read_text()) == {
+        k: v for k, v in rep.items() if k not in ("format", "output")}
+    text = (tmp_path / "index.html").read_text()
+    page = Elements()
+    page.feed(text)
+    assert page.external == [] and "<script" not in text
+    groups = [a for t, a in page.found if t == "section" and a.get("class") == "group"]
+    assert [(a["data-kind"], a["data-why"], int(a["data-count"])) for a in groups] == [
+        (g["kind"], g["why"], g["count"]) for g in rep["groups"]]
+    bug = text[text.index("data-why='pp.setup.deal"):]
+    assert bug[:bug.index("</section>")].count("<svg") == 2  # the state asked on, and the smallest
+    follows = {a["data-reading"]: a["data-follows"] for t, a in page.found if t == "tr" and "data-reading" in a}
+    assert follows == {"company": "diagonals"}
+    rows = [a for t, a in page.found if t == "tr" and a.get("class", "").startswith("question")]
+    for op, n in rep["asked"].items():
+        if op != "moves":  # a moves request is one question per move any side lists
+            assert sum(int(a["data-asked"]) for a in rows if a["data-op"] == op) == n
+    assert {(a["data-op"], a["data-subject"]) for a in rows if "differs" in a["class"]} == {
+        (d["op"], d["subject"]) for d in rep["disagreements"]}
+
+
 def test_random_states_satisfy_the_invariants_are_new_and_a_seed_gives_the_same():
     """Each is one to three leaves away from the game state it was made from, satisfies every
     invariant, is none of the game's states and none of the others; on Zooloretto's thousand-leaf

@@ -181,6 +181,15 @@ class Report:
     protocol: list[dict] = field(default_factory=list)   # requests the adapter did not answer as the protocol says
     fingerprint: list[dict] = field(default_factory=list)  # per reading: which choice the answers follow
     cases: dict = field(default_factory=dict)         # case source -> states asked about
+    questions: list[dict] = field(default_factory=list)  # per request kind and rule or action: asked, agreed
+
+    def as_json(self) -> dict:
+        """What `conform --json` prints (and `--report` writes as conform.json)."""
+        return {"game": self.game, "implementation": self.implementation, "asked": self.asked,
+                "unsupported": self.unsupported, "cases": self.cases, "protocol": self.protocol,
+                "fingerprint": self.fingerprint, "questions": self.questions,
+                "groups": [{"kind": k, "why": w, "count": n} for (k, w), n in self.summary().items()],
+                "disagreements": [d.__dict__ for d in self.disagreements]}
 
     def summary(self) -> dict:
         groups: dict = {}
@@ -229,7 +238,18 @@ def conform(game, adapter: Adapter, games: int = 3, seed: int = 0, max_steps: in
         progress("shrinking each bug to a smallest state")
     _shrink_bugs(session, session.asked, rep.disagreements)
     rep.fingerprint = _fingerprint(game, session.asked)
+    rep.questions = _tally(session.asked)
     return rep
+
+
+def _tally(asked: list[_Asked]) -> list[dict]:
+    """Per request kind and the rule or action it is about: how many questions, how many agreed."""
+    counts: dict = {}
+    for a in asked:
+        c = counts.setdefault((a.op, a.subject), [0, 0])
+        c[0] += 1
+        c[1] += a.other == a.ours
+    return [{"op": op, "subject": subject, "asked": n, "agreed": ok} for (op, subject), (n, ok) in counts.items()]
 
 
 def _distinct(game, named) -> list[tuple[str, dict]]:

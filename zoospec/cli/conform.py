@@ -7,7 +7,7 @@ import json
 import sys
 import textwrap
 
-from zoospec.solvers.analysis import conform, game_log
+from zoospec.solvers.analysis import conform, conform_page, game_log
 from zoospec.solvers.play import picture
 
 from ..front.jsonfile import read_json_lines
@@ -43,6 +43,8 @@ def add_parser(sub):
                         "invariants allow, a few random changes from the games' states: see --random); default games")
     p.add_argument("--random", type=at_least(1), default=100, metavar="N",
                    help="with --cases random: this many states (default 100), from the --games seeded games' states")
+    p.add_argument("--report", metavar="DIR", help="also write the run as a page to look at: DIR/index.html (opens from "
+                   "disk: each group of disagreements with its states drawn) and DIR/conform.json")
     add_game_choices(p)
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(fn=cmd_conform)
@@ -61,12 +63,9 @@ def cmd_conform(args) -> int:
                               cases=args.cases, randoms=args.random)
     finally:
         adapter.close()
+    page = conform_page.write(args.report, g, rep) if args.report else None
     if args.json:
-        emit("conform", {"game": rep.game, "implementation": rep.implementation, "asked": rep.asked,
-                          "unsupported": rep.unsupported, "cases": rep.cases, "protocol": rep.protocol,
-                          "fingerprint": rep.fingerprint,
-                          "groups": [{"kind": k, "why": w, "count": n} for (k, w), n in rep.summary().items()],
-                          "disagreements": [d.__dict__ for d in rep.disagreements]})
+        emit("conform", rep.as_json())
     else:
         asked = ", ".join(f"{n} {op}" for op, n in rep.asked.items())
         cases = ", ".join(f"{n} from {src}" for src, n in rep.cases.items())
@@ -97,6 +96,8 @@ def cmd_conform(args) -> int:
                 verdict = (f"follows {f['follows']}" + (" (the spec's)" if f["follows"] == f["spec"] else "")) if f["follows"] \
                     else ("no question told them apart" if not f["questions"] else "follows no one choice")
                 print(f"  {f['reading']}: {verdict} — {f['questions']} question(s): {shown}")
+        if page is not None:
+            print(f"\nreport: {page} (and conform.json beside it)")
     return 1 if rep.disagreements or rep.protocol else 0
 
 
