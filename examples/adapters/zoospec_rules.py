@@ -10,6 +10,9 @@ GAME is a bundled game's name or a spec file. `--reading ID=CHOICE` and `--with 
 spec as `zoospec` does (the other choice of an ambiguous sentence: conform should name it as a
 reading). `--forget RULE` is the planted defect: the implementation never checks the requirement
 RULE of any action (conform should name it as a bug decided by RULE, and shrink it).
+`--constant NAME=JSON` gives a component constant another value (the whole value, as the spec
+file writes it), as an implementation that took another number for a value the spec marks
+`assumed` would (conform should name it as that assumption).
 """
 from __future__ import annotations
 
@@ -32,10 +35,15 @@ def main() -> int:
     ap.add_argument("--reading", action="append", default=[], metavar="ID=CHOICE")
     ap.add_argument("--with", dest="switches", action="append", default=[], metavar="SWITCH")
     ap.add_argument("--forget", metavar="RULE", help="never check this requirement (a planted defect)")
+    ap.add_argument("--constant", action="append", default=[], metavar="NAME=JSON",
+                    help="a component constant's whole value, otherwise than the spec file gives it")
     args = ap.parse_args()
     g = load_named(args.game, args.reading, args.switches)
+    if args.constant:
+        g = g.with_constants({c.partition("=")[0]: json.loads(c.partition("=")[2]) for c in args.constant})
     name = " ".join(["zoospec's own rules", *(f"--reading {r}" for r in args.reading),
-                     *(f"--with {s}" for s in args.switches), *([f"--forget {args.forget}"] if args.forget else [])])
+                     *(f"--with {s}" for s in args.switches), *(f"--constant {c}" for c in args.constant),
+                     *([f"--forget {args.forget}"] if args.forget else [])])
 
     def legal(s, action, a) -> bool:
         try:

@@ -38,7 +38,7 @@ from ..moves import legal_moves
 from ..play.playout import play
 from ..symbolic import param_values, py_ended, py_value, python_invariants_hold
 from ..traces import plain
-from . import ambiguity, fixtures, mutants
+from . import ambiguity, assumed, fixtures, mutants
 from .shrink import shrink
 
 PROTOCOL = 1  # spec/schema/protocol.schema.json: every request and answer
@@ -166,8 +166,8 @@ class Disagreement:
     state: dict           # JSON
     spec: object          # what the spec answers
     other: object         # what the implementation answered
-    kind: str = "bug"     # bug | reading
-    why: str = ""         # the reading it follows, or the rules and sentences that decide
+    kind: str = "bug"     # bug | reading | assumption
+    why: str = ""         # the reading or the other assumed value it follows, or the rules and sentences that decide
     smallest: dict | None = None  # a bug's first disagreement: the smallest state it still happens on (JSON)
 
 
@@ -240,6 +240,12 @@ def conform(game, adapter: Adapter, games: int = 3, seed: int = 0, max_steps: in
     rep.fingerprint = _fingerprint(game, session.asked)
     rep.questions = _tally(session.asked)
     return rep
+
+
+def headline(kind: str, why: str) -> str:
+    """What a group of disagreements is, in words."""
+    return {"reading": f"follows the reading {why}",
+            "assumption": f"takes another value for one the spec assumes: {why}"}.get(kind, f"disagrees with {why}")
 
 
 def _tally(asked: list[_Asked]) -> list[dict]:
@@ -382,20 +388,39 @@ class _Session:
 def _classify(game, asked: list[_Asked], names: list[str]) -> list[Disagreement]:
     """A disagreement is the other reading when that reading explains every disagreement about the
     same question (op and subject) and the implementation never sides with the spec's own choice
-    where the two readings differ; otherwise it is a bug, cited by the rules that decide it."""
+    where the two readings differ; else an assumption when another value of an `assumed` constant
+    explains them so (assumed.py); otherwise it is a bug, cited by the rules that decide it."""
     out, groups = [], {}
     for a in asked:
         if a.other != a.ours:
             groups.setdefault((a.op, a.subject), []).append(a)
     for (op, subject), group in groups.items():
+        same = [a for a in asked if (a.op, a.subject) == (op, subject)]
         reading = next((n for n in names
                         if all(a.other == a.under[n] for a in group)
-                        and not any(a.under[n] != a.ours and a.other == a.ours
-                                    for a in asked if (a.op, a.subject) == (op, subject))), None)
-        why = reading or _decided_by(game, op, subject)
-        out.extend(Disagreement(a.op, a.subject, plain(a.args), a.state, a.ours, a.other,
-                                "reading" if reading else "bug", why) for a in group)
+                        and not any(a.under[n] != a.ours and a.other == a.ours for a in same)), None)
+        kind, why = ("reading", reading) if reading else _assumption(game, op, subject, group, same)
+        out.extend(Disagreement(a.op, a.subject, plain(a.args), a.state, a.ours, a.other, kind, why) for a in group)
     return out
+
+
+def _assumption(game, op, subject, group, same) -> tuple[str, str]:
+    """("assumption", the other value) when one other value of an assumed constant the deciding
+    rules read gives the implementation's answer on every disagreement of the group and never
+    the spec's own where the two differ; else ("bug", the rules and sentences that decide)."""
+    rules, actions = _deciders(game, op, subject)
+    for choice in assumed.choices(game, rules, actions):
+        g = assumed.varied(game, choice)
+        if g is None or not all(_answer(g, a) == a.other for a in group):
+            continue
+        if not any(a.other == a.ours and _answer(g, a) != a.ours for a in same):
+            return "assumption", str(choice)
+    return "bug", _decided_by(game, op, subject)
+
+
+def _answer(g, a: _Asked):
+    """The spec's answer to an asked question, under game g (another reading or value)."""
+    return _value(_question(g, a.op, a.subject, a.args, a.py_state).spec, g)
 
 
 def _shrink_bugs(session, asked: list[_Asked], found: list[Disagreement]):
@@ -516,6 +541,18 @@ def _variants(game) -> list[tuple]:
     return out
 
 
+def _deciders(game, op, subject) -> tuple[list[str], list[str]]:
+    """The rules and actions whose conditions, values or effects decide an answer."""
+    if op in ("legal", "apply", "moves"):
+        a = game.actions.get(subject)
+        if a is None:
+            return [], []
+        return [rid for rid, _ in a.requires + a.ensures if rid], [a.id]
+    if op == "score":
+        return [subject], []
+    return [r.id for r in game.rules.values() if r.kind == "end"], []
+
+
 def _decided_by(game, op, subject) -> str:
     """The rules behind an answer, with the rulebook sentences they cite."""
     if op in ("legal", "apply", "moves"):
@@ -523,10 +560,8 @@ def _decided_by(game, op, subject) -> str:
         if a is None:
             return f"{subject} (not an action of the spec)"
         ids = ([rid for rid, _ in a.requires + a.ensures if rid] if op in ("legal", "moves") else []) or [a.id]
-    elif op == "score":
-        ids = [subject]
     else:
-        ids = [r.id for r in game.rules.values() if r.kind == "end"]
+        ids = _deciders(game, op, subject)[0]
     cites = []
     for rid in ids:
         x = game.rules.get(rid) or game.actions.get(rid)

@@ -18,6 +18,7 @@ from zoospec import files
 from zoospec.errors import StateError
 
 from ..play import picture
+from .conform import headline
 from .report import STYLE
 
 LOOK = ".pictures { display: flex; flex-wrap: wrap; gap: 2em; align-items: flex-start; } tr.differs td { background: #fbe3e3; }"
@@ -81,7 +82,7 @@ def _fingerprint(rep) -> list[str]:
 def _group(game, i, kind, why, ds) -> str:
     e = html.escape
     first = next((d for d in ds if d.smallest is not None), ds[0])
-    head = f"follows the reading {why}" if kind == "reading" else f"disagrees with {why}"
+    head = headline(kind, why)
     pictures = [_drawn(game, first.state, "the state asked about")]
     if first.smallest is not None:
         pictures.append(_drawn(game, first.smallest, "the smallest state where it still answers otherwise"))

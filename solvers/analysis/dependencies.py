@@ -48,8 +48,8 @@ def reading_text(game, raw: dict, rid: str) -> str | None:
 
 def _text(game, raw, parts, exprs, rules, actions) -> str | None:
     invariants = [r for r in game.rules.values() if r.kind == "invariant"]
-    exprs = exprs + [r.body for r in rules + invariants] + [e for a in actions for e in _action_exprs(a)]
-    defines, can = _reached(game, [e for e in exprs if e is not None])
+    exprs = exprs + [r.body for r in rules + invariants] + [e for a in actions for e in action_exprs(a)]
+    defines, can = reached(game, [e for e in exprs if e is not None])
     try:
         return _canon([[raw.get(s) for s in WORLD], game.chosen, game.switches, [_rule(r) for r in invariants],
                        parts, [_rule(r) for r in rules], [_action(a) for a in actions],
@@ -58,7 +58,7 @@ def _text(game, raw, parts, exprs, rules, actions) -> str | None:
         return None
 
 
-def _reached(game, exprs) -> tuple[set, set]:
+def reached(game, exprs) -> tuple[set, set]:
     """The defines the expressions call and the actions whose legality a `can(...)` in them reads,
     through one another."""
     defines, can, todo = set(), set(), list(exprs)
@@ -69,11 +69,12 @@ def _reached(game, exprs) -> tuple[set, set]:
                 todo.append(game.defines[n.name][1])
             elif isinstance(n, ir.Can) and n.ref.action in game.actions and n.ref.action not in can:
                 can.add(n.ref.action)
-                todo.extend(_action_exprs(game.actions[n.ref.action]))
+                todo.extend(action_exprs(game.actions[n.ref.action]))
     return defines, can
 
 
-def _action_exprs(a) -> list:
+def action_exprs(a) -> list:
+    """Every expression an action evaluates: its conditions, what it ensures, its effect's."""
     return [e for _, e in a.requires + a.ensures] + [e for s in a.effect for e in ir.stmt_exprs(s)]
 
 
@@ -93,7 +94,7 @@ def _canon(v) -> str:
         return "{" + ",".join(sorted(_canon(x) for x in v)) + "}"
     if isinstance(v, dict):
         return "{" + ",".join(sorted(f"{_canon(k)}:{_canon(x)}" for k, x in v.items())) + "}"
-    if isinstance(v, ir.ActionRef):  # the action's legality is in the text as the action (_reached)
+    if isinstance(v, ir.ActionRef):  # the action's legality is in the text as the action (reached)
         return f"ActionRef({v.action!r})"
     if dataclasses.is_dataclass(v) and not isinstance(v, type):
         shown = [f.name for f in dataclasses.fields(v) if f.repr]

@@ -76,7 +76,7 @@ def cmd_conform(args) -> int:
         for (kind, why), n in rep.summary().items():
             first = next((d for d in rep.disagreements if (d.kind, d.why) == (kind, why) and d.smallest is not None),
                          next(d for d in rep.disagreements if (d.kind, d.why) == (kind, why)))
-            head = f"follows the reading {why}" if kind == "reading" else f"disagrees with {why}"
+            head = conform.headline(kind, why)
             print(f"\n{n} answer(s): {head}")
             print(f"  e.g. {first.op} {first.subject} {json.dumps(first.args)}: the spec says {json.dumps(first.spec)}, "
                   f"the implementation {json.dumps(first.other)}")

@@ -4,6 +4,7 @@ rules, actions, claims → a `Game` (runtime/game.py) whose rules evaluate in Py
 All problems found are collected and raised together as one `SpecError`."""
 from __future__ import annotations
 
+import copy
 import re
 from pathlib import Path
 
@@ -24,10 +25,30 @@ from .yamlload import Document, load_file, load_text
 RULE_ID = re.compile(r"^[a-z0-9][a-z0-9_-]*(\.[a-z0-9][a-z0-9_-]*)+$")  # e.g. nyz.move.solo
 
 
-def load(path: str | Path, readings: dict[str, str] | None = None, switches: dict[str, bool] | None = None) -> Game:
-    """Load and check a game file; raises SpecError listing every problem found."""
+def load(path: str | Path, readings: dict[str, str] | None = None, switches: dict[str, bool] | None = None,
+         constants: dict | None = None) -> Game:
+    """Load and check a game file; raises SpecError listing every problem found. `constants`:
+    component constants given other values than the file's (name -> the whole value, written as
+    in the file), e.g. another source's number for a value the rulebook does not print."""
     doc = load_file(path)
-    return Loader(doc, readings or {}, switches or {}).run()
+    if constants:
+        doc = _with_constants(doc, constants)
+    g = Loader(doc, readings or {}, switches or {}).run()
+    g.varied = dict(constants or {})
+    return g
+
+
+def _with_constants(doc: Document, constants: dict) -> Document:
+    """The document with the named constants' values replaced (checked by the loader as any)."""
+    data = copy.deepcopy(doc.data)
+    table = data.get("components", {}).get("constants", {}) if isinstance(data, dict) else {}
+    unknown = [n for n in constants if not isinstance(table, dict) or n not in table]
+    if unknown:
+        raise SpecError([Problem(doc.loc(("components", "constants")),
+                                 f"no constant named {', '.join(unknown)}{suggest(unknown[0], table or {})}")])
+    for name, value in constants.items():
+        table[name]["value"] = value
+    return Document(doc.file, data, doc.marks)
 
 
 def loads(text: str, file: str = "<string>", readings=None, switches=None) -> Game:

@@ -157,6 +157,7 @@ class Game:
         # the front end's `load` (front/loader.py sets it; the runtime does not import the front end):
         # `with_readings` loads the same file again under other choices
         self._reload = None
+        self.varied: dict = {}  # constants given other values than the file's (front/loader.load)
         self._closures: dict[int, tuple] = {}
         self._legal_exprs: dict[str, ir.Expr] = {}
         self._ensure_exprs: dict[str, ir.Expr] = {}
@@ -373,7 +374,13 @@ class Game:
         return out
 
     def with_readings(self, choices: dict[str, str], switches: dict[str, bool] | None = None) -> "Game":
-        return self._reload(self.file, readings={**self.chosen, **choices}, switches={**self.switches, **(switches or {})})
+        return self._reload(self.file, readings={**self.chosen, **choices}, switches={**self.switches, **(switches or {})},
+                            constants=self.varied)
+
+    def with_constants(self, values: dict) -> "Game":
+        """The game with component constants given other values (name -> whole value, as written
+        in the spec file), under the same readings and switches."""
+        return self._reload(self.file, readings=self.chosen, switches=self.switches, constants={**self.varied, **values})
 
     def summary(self) -> str:
         return (f"{len(self.rules)} rules, {len(self.actions)} actions, {len(self.readings)} readings, "
