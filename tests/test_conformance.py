@@ -335,3 +335,23 @@ def test_zoospecs_own_rules_behind_the_protocol_with_a_defect_or_another_reading
     if "--forget" in flags:
         small = next(d["smallest"] for d in rep["disagreements"] if d["smallest"] is not None)
         assert small["dealt"] == 1  # one card dealt, offered again: the least state where it shows
+
+
+@pytest.mark.parametrize("flag", ["", "--refuse-invalid", "--crash-on-invalid"])
+def test_states_that_break_an_invariant_ask_only_whether_the_implementation_survives_them(capsys, flag):
+    """--cases invalid (the robustness check): states a few random changes from the games' that
+    break an invariant, every request kind once each; nothing is compared. Answering, or refusing
+    with an error, passes; dying on such a state is a protocol problem that names the invariant,
+    and the run goes on with the next state."""
+    code, rep = conform(capsys, flag, games=3, more=("--cases", "invalid", "--random", "40"))
+    r = rep["robustness"]
+    assert rep["cases"] == {"invalid": 40} and r["states"] == 40
+    assert rep["disagreements"] == [] and rep["asked"] == {op: 0 for op in rep["asked"]}
+    problems = rep["protocol"]
+    assert r["answered"] + r["refused"] + len(problems) == r["requests"] > 40
+    if flag == "--crash-on-invalid":
+        assert code == 1 and problems and r["refused"] == 0
+        assert all(p["problem"].startswith("it stopped answering (its process ended), on a state that breaks ")
+                   and "pp.place.one-per-pen" in p["problem"] for p in problems)
+    else:
+        assert code == 0 and problems == [] and (r["refused"] > 0) == (flag == "--refuse-invalid")

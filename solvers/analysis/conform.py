@@ -43,7 +43,7 @@ from .shrink import shrink
 
 PROTOCOL = 1  # spec/schema/protocol.schema.json: every request and answer
 OPS = ("legal", "moves", "apply", "score", "end")
-CASES = ("games", "readings", "fixtures", "random")
+CASES = ("games", "readings", "fixtures", "random", "invalid")
 RESTARTS = 3
 SHRINK_CHECKS = 400  # adapter requests one shrink may make
 # The field of each answer that holds its value.
@@ -182,12 +182,13 @@ class Report:
     fingerprint: list[dict] = field(default_factory=list)  # per reading: which choice the answers follow
     cases: dict = field(default_factory=dict)         # case source -> states asked about
     questions: list[dict] = field(default_factory=list)  # per request kind and rule or action: asked, agreed
+    robustness: dict | None = None  # with --cases invalid: states breaking invariants, requests, answered, refused
 
     def as_json(self) -> dict:
         """What `conform --json` prints (and `--report` writes as conform.json)."""
         return {"game": self.game, "implementation": self.implementation, "asked": self.asked,
                 "unsupported": self.unsupported, "cases": self.cases, "protocol": self.protocol,
-                "fingerprint": self.fingerprint, "questions": self.questions,
+                "fingerprint": self.fingerprint, "questions": self.questions, "robustness": self.robustness,
                 "groups": [{"kind": k, "why": w, "count": n} for (k, w), n in self.summary().items()],
                 "disagreements": [d.__dict__ for d in self.disagreements]}
 
@@ -202,13 +203,15 @@ def conform(game, adapter: Adapter, games: int = 3, seed: int = 0, max_steps: in
             cases=("games",), timeout: float | None = 30.0, randoms: int = 100) -> Report:
     """Ask the adapter about the states of the case sources chosen: every state of `games` seeded
     games played with the spec; a smallest state where each reading's choices disagree; the
-    boundary fixtures; `randoms` states the rules allow near the games' (mutants.py)."""
+    boundary fixtures; `randoms` states the rules allow near the games' (mutants.py) — and, with
+    `invalid`, as many that break an invariant, asked only whether the implementation survives
+    them (its answers are not compared: the spec has none for a state its rules exclude)."""
     rep = Report(game.id, adapter.name, {op: 0 for op in adapter.ops}, unsupported=[op for op in OPS if op not in adapter.ops])
     rng = random.Random(seed)
     variants = _variants(game)
     session = _Session(game, adapter, rep, variants)
     states, reached = [], []
-    if "games" in cases or "random" in cases:
+    if {"games", "random", "invalid"} & set(cases):
         for k in range(games):
             played = play(game, game.start_state(), seed=seed + k, max_steps=max_steps).trace.states
             reached += [(f"game {k + 1} of {games}, state {i + 1} of {len(played)}", s) for i, s in enumerate(played)]
@@ -233,6 +236,12 @@ def conform(game, adapter: Adapter, games: int = 3, seed: int = 0, max_steps: in
         if progress:
             progress(where)
         _ask_state(session, s, rng)
+    if "invalid" in cases:
+        if progress:
+            progress(f"{randoms} states that break an invariant")
+        bad = mutants.invalid_states(game, [s for _, s in reached], randoms, seed + 1)
+        rep.cases["invalid"] = len(bad)
+        rep.robustness = _robustness(session, bad, rng)
     rep.disagreements = _classify(game, session.asked, [name for name, _ in variants])
     if progress and rep.disagreements:
         progress("shrinking each bug to a smallest state")
@@ -471,6 +480,49 @@ def _ask_state(session, s, rng):
                 session.compare(_question(game, "legal", action.id, a, s), s)
             if "apply" in ops and a in moves:
                 session.compare(_question(game, "apply", action.id, a, s), s)
+
+
+def _robustness(session, bad: list, rng) -> dict:
+    """Each state that breaks invariants asked every request kind once (each action with arguments
+    drawn at random): an answer of the protocol's shape, or an `error` answer (a refusal, the
+    robust thing to do), passes; a crash, a hang, garbage or a wrong shape is a protocol problem
+    that names the invariants the state breaks. An implementation that dies on a state is started
+    again and not asked about that state again (it would only die again); the run goes on."""
+    game, ops = session.game, session.adapter.ops
+    out = {"states": len(bad), "requests": 0, "answered": 0, "refused": 0}
+    for s, broken in bad:
+        sj = game.state_to_json(s)
+        asks = [("end", "", {}, {"op": "end", "state": sj})] if "end" in ops else []
+        if "score" in ops:
+            for fs in game.final_scores:
+                a = next(iter(param_values(game, game.rules[fs.rule].params)))
+                asks.append(("score", fs.rule, a, {"op": "score", "state": sj, "rule": fs.rule, "args": plain(a)}))
+        if "moves" in ops:
+            asks.append(("moves", "", {}, {"op": "moves", "state": sj}))
+        for action in game.actions.values():
+            a = rng.choice(list(param_values(game, action.params)))
+            asks += [(op, action.id, a, {"op": op, "state": sj, "action": action.id, "args": plain(a)})
+                     for op in ("legal", "apply") if op in ops]
+        for op, subject, args, request in asks:
+            out["requests"] += 1
+            try:
+                answer = session.adapter.ask(request)
+            except ProtocolError as e:
+                session._problem(op, subject, args, f"{e}, on a state that breaks {', '.join(broken)}")
+                if e.lost:
+                    session.adapter.restart()
+                    break
+                continue
+            if "error" in answer and ANSWER[op] not in answer:
+                out["refused"] += 1
+                continue
+            wrong = protocol_problem(f"answer-{op}", answer)
+            if wrong:
+                session._problem(op, subject, args, f"the answer breaks the protocol ({wrong}), on a state that breaks "
+                                 f"{', '.join(broken)}: {json.dumps(answer)[:120]}")
+                continue
+            out["answered"] += 1
+    return out
 
 
 def _ask_moves(session, s, legal):

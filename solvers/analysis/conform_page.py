@@ -45,6 +45,11 @@ def page(game, rep) -> str:
             f"<p>Asked {e(asked)} about states ({e(cases)})"
             + (f"; it does not answer {e(', '.join(rep.unsupported))}" if rep.unsupported else "") + ".</p>",
             f"<p id='verdict' class='{'holds' if not rep.disagreements and not rep.protocol else 'fails'}'><b>{e(verdict)}</b></p>"]
+    if rep.robustness is not None:
+        r = rep.robustness
+        body.append(f"<p id='robustness' data-answered='{r['answered']}' data-refused='{r['refused']}'>On {r['states']} states "
+                    f"that break an invariant (asked only whether it survives them): {r['requests']} requests, "
+                    f"{r['answered']} answered, {r['refused']} refused with an error.</p>")
     body += _fingerprint(rep)
     for i, ((kind, why), ds) in enumerate(groups.items()):
         body.append(_group(game, i, kind, why, ds))

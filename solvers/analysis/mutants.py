@@ -5,7 +5,8 @@ table has a thousand leaves, and the invariants tie them together), so they are 
 fuzzer makes inputs: one to three leaves of a state some seeded game reached are changed at
 random, and the result is kept when every invariant holds (checked in Python) and it is new.
 The states a game cannot reach, but the rules allow, are where an implementation's unstated
-assumptions show. A seed always gives the same states.
+assumptions show. Those that break an invariant are kept apart, with the invariants they break:
+what a robust implementation refuses rather than crashes on. A seed always gives the same states.
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import random
 
 from zoospec.ir.types import AtomT, BoolT, IntT, SetT
 
-from ..symbolic import python_invariants_hold
+from ..symbolic import broken_invariants, python_invariants_hold
 from .shrink import leaves, value_at, with_value
 
 # tries per state wanted before giving up: a spec whose invariants leave no room near its games
@@ -24,9 +25,24 @@ TRIES = 50
 def random_states(game, bases: list[dict], n: int, seed: int = 0) -> list[dict]:
     """Up to `n` states, each one to three random changes away from one of `bases` (states the
     game reached), every one satisfying the invariants, none equal to a base or to another."""
+    return [s for s, _ in _mutants(game, bases, n, seed, lambda s: [] if python_invariants_hold(game, s) else None)]
+
+
+def invalid_states(game, bases: list[dict], n: int, seed: int = 0) -> list[tuple[dict, list[str]]]:
+    """Up to `n` (state, the invariants it breaks): states of the game's types one to three random
+    changes away from `bases` that break one invariant or more — what a robust implementation
+    refuses (or at least survives) when it is handed one."""
+    def broken(s):
+        ids = broken_invariants(game, s, "")
+        return ids or None
+    return _mutants(game, bases, n, seed, broken)
+
+
+def _mutants(game, bases, n, seed, keep) -> list[tuple[dict, list]]:
+    """Up to n (state, keep(state)) where keep gives not None, each state new."""
     rng = random.Random(seed)
     seen = {_key(game, s) for s in bases}
-    out: list[dict] = []
+    out: list[tuple[dict, list]] = []
     where = [[(name, path, t) for name, vt in game.state_types.items() for path, t in leaves(s[name], vt)] for s in bases]
     for _ in range(n * TRIES):
         if len(out) >= n or not bases:
@@ -37,10 +53,13 @@ def random_states(game, bases: list[dict], n: int, seed: int = 0) -> list[dict]:
             name, path, t = rng.choice(where[i])
             s = {**s, name: with_value(s[name], path, _other(value_at(s[name], path), t, game.domains, rng))}
         key = _key(game, s)
-        if key in seen or not python_invariants_hold(game, s):
+        if key in seen:
+            continue
+        kept = keep(s)
+        if kept is None:
             continue
         seen.add(key)
-        out.append(s)
+        out.append((s, kept))
     return out
 
 

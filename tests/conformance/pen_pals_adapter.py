@@ -6,6 +6,8 @@ otherwise:
   --deal-twice         a card may be dealt twice (a bug)
   --diagonal-company   an otter diagonally next to an animal has company (the other reading)
   --no-moves           it does not answer `moves`
+  --refuse-invalid     it answers an error on a state where two placed cards share a pen (robust)
+  --crash-on-invalid   it dies on such a state, as a careless implementation would
 and flags that break the protocol on the N-th request of a process (counting hello as the first):
   --hang-at=N --crash-at=N --garbage-at=N --wrong-shape-at=N --wrong-type-at=N
   --once=FILE          ... only in the first process (it leaves FILE behind), not again after a restart
@@ -94,6 +96,13 @@ for n, line in enumerate(sys.stdin, 1):
     if AT.get("--wrong-type-at") == n and op != "hello":  # the right field, a string in it
         field = {"legal": "legal", "moves": "moves", "apply": "state", "score": "points", "end": "over"}[op]
         print(json.dumps({"id": req.get("id"), field: "yes"}), flush=True)
+        continue
+    st = req.get("state") or {}
+    shared = len({st["spot"][str(i)] for i in range(1, st["now"] + 1)}) < st["now"] if "spot" in st else False
+    if shared and "--crash-on-invalid" in FLAGS:
+        sys.exit(4)
+    if shared and "--refuse-invalid" in FLAGS:
+        print(json.dumps({"id": req.get("id"), "error": "two cards in one pen: not a Pen Pals position"}), flush=True)
         continue
     if op == "hello":
         ops = ["legal", "apply", "score", "end"] + ([] if "--no-moves" in FLAGS else ["moves"])

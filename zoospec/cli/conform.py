@@ -40,9 +40,10 @@ def add_parser(sub):
                    help="where the states asked about come from: games (every state of seeded games), "
                         "readings (for each reading, a smallest state where its choices disagree) and fixtures (the states on either "
                         "side of each rule's and action's verdict, as `zoospec fixtures` makes them) and random (states the "
-                        "invariants allow, a few random changes from the games' states: see --random); default games")
+                        "invariants allow, a few random changes from the games' states: see --random); invalid: as many "
+                        "that break an invariant, asked only whether the implementation survives them; default games")
     p.add_argument("--random", type=at_least(1), default=100, metavar="N",
-                   help="with --cases random: this many states (default 100), from the --games seeded games' states")
+                   help="with --cases random or invalid: this many states each (default 100), from the --games seeded games' states")
     p.add_argument("--report", metavar="DIR", help="also write the run as a page to look at: DIR/index.html (opens from "
                    "disk: each group of disagreements with its states drawn) and DIR/conform.json")
     add_game_choices(p)
@@ -73,6 +74,11 @@ def cmd_conform(args) -> int:
               + (f"; it does not answer {', '.join(rep.unsupported)}" if rep.unsupported else ""))
         if not rep.disagreements and not rep.protocol:
             print("every answer agrees with the spec")
+        if rep.robustness is not None:
+            r = rep.robustness
+            print(f"on {r['states']} states that break an invariant: {r['requests']} requests, {r['answered']} answered, "
+                  f"{r['refused']} refused with an error" + (", the rest not as the protocol says (below)" if
+                                                            r['answered'] + r['refused'] < r['requests'] else ""))
         for (kind, why), n in rep.summary().items():
             first = next((d for d in rep.disagreements if (d.kind, d.why) == (kind, why) and d.smallest is not None),
                          next(d for d in rep.disagreements if (d.kind, d.why) == (kind, why)))
