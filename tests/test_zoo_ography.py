@@ -654,14 +654,18 @@ def test_sweep_runs_on_a_dask_cluster(tmp_path):
     assert json.loads(out.read_text().splitlines()[-1])["deal"]["goal"]["gold3"]
 
 
+@pytest.mark.parametrize("claim", ["zg.claim.rating-at-most-10", "zg.claim.solo-deck-suffices"])
 @pytest.mark.parametrize("switches", [[], ["--with", "multiplayer"]], ids=["solo", "multiplayer"])
-def test_the_rulebooks_claims_hold(switches, capsys):
-    """Rating at most 10 and the solo deck suffices: each proved (UNSAT of its negation), none
+def test_the_rulebooks_claims_hold(switches, claim, capsys, monkeypatch):
+    """Rating at most 10 and the solo deck suffices: each proved (UNSAT of its negation), not
     unknown — for a solo zoo and for one player's ten-turn multiplayer zoo. (The multiplayer
-    draft's claims are proved on its moves: test_zoo_ography_draft.py.)"""
-    assert main(["check", "zoo-ography", *switches, "--json", "--timeout", "300"]) == 0
+    draft's claims are proved on its moves: test_zoo_ography_draft.py.) Asked as a user asks,
+    Yices racing Z3 (the suite turns the race off): Z3 alone took 61-83 s on the multiplayer
+    rating, past the suite's 60 s; raced it is answered in 7."""
+    monkeypatch.setenv("ZOOSPEC_RACE", "on")
+    assert main(["check", "zoo-ography", *switches, "--claim", claim, "--json", "--timeout", "300"]) == 0
     verdicts = {c["claim"]: c["verdict"] for c in json.loads(capsys.readouterr().out)["claims"]}
-    assert verdicts == {"zg.claim.rating-at-most-10": "holds", "zg.claim.solo-deck-suffices": "holds"}
+    assert verdicts == {claim: "holds"}
 
 
 def test_the_picture_letters_every_tile_with_its_turns_phase_and_visitor():
