@@ -399,7 +399,7 @@ def _classify(game, asked: list[_Asked], names: list[str]) -> list[Disagreement]
     same question (op and subject) and the implementation never sides with the spec's own choice
     where the two readings differ; else an assumption when another value of an `assumed` constant
     explains them so (assumed.py); otherwise it is a bug, cited by the rules that decide it."""
-    out, groups = [], {}
+    out, groups, loaded = [], {}, {}
     for a in asked:
         if a.other != a.ours:
             groups.setdefault((a.op, a.subject), []).append(a)
@@ -408,18 +408,21 @@ def _classify(game, asked: list[_Asked], names: list[str]) -> list[Disagreement]
         reading = next((n for n in names
                         if all(a.other == a.under[n] for a in group)
                         and not any(a.under[n] != a.ours and a.other == a.ours for a in same)), None)
-        kind, why = ("reading", reading) if reading else _assumption(game, op, subject, group, same)
+        kind, why = ("reading", reading) if reading else _assumption(game, op, subject, group, same, loaded)
         out.extend(Disagreement(a.op, a.subject, plain(a.args), a.state, a.ours, a.other, kind, why) for a in group)
     return out
 
 
-def _assumption(game, op, subject, group, same) -> tuple[str, str]:
+def _assumption(game, op, subject, group, same, loaded: dict) -> tuple[str, str]:
     """("assumption", the other value) when one other value of an assumed constant the deciding
     rules read gives the implementation's answer on every disagreement of the group and never
-    the spec's own where the two differ; else ("bug", the rules and sentences that decide)."""
+    the spec's own where the two differ; else ("bug", the rules and sentences that decide).
+    `loaded`: the game under each other value tried so far (a group after another reuses it)."""
     rules, actions = _deciders(game, op, subject)
     for choice in assumed.choices(game, rules, actions):
-        g = assumed.varied(game, choice)
+        if choice not in loaded:
+            loaded[choice] = assumed.varied(game, choice)
+        g = loaded[choice]
         if g is None or not all(_answer(g, a) == a.other for a in group):
             continue
         if not any(a.other == a.ours and _answer(g, a) != a.ours for a in same):
