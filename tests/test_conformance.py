@@ -355,3 +355,11 @@ def test_states_that_break_an_invariant_ask_only_whether_the_implementation_surv
                    and "pp.place.one-per-pen" in p["problem"] for p in problems)
     else:
         assert code == 0 and problems == [] and (r["refused"] > 0) == (flag == "--refuse-invalid")
+
+
+def test_a_budget_stops_the_asking_and_counts_what_was_not_asked(capsys):
+    """--budget SECONDS bounds finding the cases and asking about them: the states left over are
+    counted, never silently dropped, and what was asked is compared as ever."""
+    code, rep = conform(capsys, games=200, more=("--budget", "0.5"))
+    assert code == 0 and rep["disagreements"] == [] and rep["unasked"] > 0
+    assert rep["asked"]["end"] + rep["unasked"] == rep["cases"]["games"]  # one end question a state asked

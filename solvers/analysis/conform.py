@@ -183,12 +183,14 @@ class Report:
     cases: dict = field(default_factory=dict)         # case source -> states asked about
     questions: list[dict] = field(default_factory=list)  # per request kind and rule or action: asked, agreed
     robustness: dict | None = None  # with --cases invalid: states breaking invariants, requests, answered, refused
+    unasked: int = 0  # states of the cases not asked about: the budget was spent
 
     def as_json(self) -> dict:
         """What `conform --json` prints (and `--report` writes as conform.json)."""
         return {"game": self.game, "implementation": self.implementation, "asked": self.asked,
                 "unsupported": self.unsupported, "cases": self.cases, "protocol": self.protocol,
                 "fingerprint": self.fingerprint, "questions": self.questions, "robustness": self.robustness,
+                "unasked": self.unasked,
                 "groups": [{"kind": k, "why": w, "count": n} for (k, w), n in self.summary().items()],
                 "disagreements": [d.__dict__ for d in self.disagreements]}
 
@@ -200,12 +202,18 @@ class Report:
 
 
 def conform(game, adapter: Adapter, games: int = 3, seed: int = 0, max_steps: int = 200, progress=None,
-            cases=("games",), timeout: float | None = 30.0, randoms: int = 100) -> Report:
+            cases=("games",), timeout: float | None = 30.0, randoms: int = 100, budget: float | None = None) -> Report:
     """Ask the adapter about the states of the case sources chosen: every state of `games` seeded
     games played with the spec; a smallest state where each reading's choices disagree; the
     boundary fixtures; `randoms` states the rules allow near the games' (mutants.py) — and, with
     `invalid`, as many that break an invariant, asked only whether the implementation survives
-    them (its answers are not compared: the spec has none for a state its rules exclude)."""
+    them (its answers are not compared: the spec has none for a state its rules exclude).
+    `budget`: seconds for finding the cases and asking about them; what it leaves out is counted
+    (`unasked`), and the comparison is made on what was asked."""
+    stop = None if budget is None else time.monotonic() + budget
+
+    def left() -> float | None:
+        return None if stop is None else max(0.0, stop - time.monotonic())
     rep = Report(game.id, adapter.name, {op: 0 for op in adapter.ops}, unsupported=[op for op in OPS if op not in adapter.ops])
     rng = random.Random(seed)
     variants = _variants(game)
@@ -225,18 +233,21 @@ def conform(game, adapter: Adapter, games: int = 3, seed: int = 0, max_steps: in
         rep.cases["random"] = len(found)
         states += [(f"random state {i + 1} of {len(found)} (a few changes from a game's)", s) for i, s in enumerate(found)]
     if "readings" in cases:
-        found = _reading_states(game, timeout, progress)
+        found = _reading_states(game, timeout, progress, left)
         rep.cases["readings"] = len(found)
         states += [(f"where {what}", s) for what, s in found]
     if "fixtures" in cases:
-        found = _distinct(game, fixtures.states(game, seed, timeout, progress))
+        found = _distinct(game, fixtures.states(game, seed, timeout, progress, budget=left()))
         rep.cases["fixtures"] = len(found)
         states += [(f"the fixture {what}", s) for what, s in found]
-    for where, s in states:
+    for i, (where, s) in enumerate(states):
+        if left() == 0.0:
+            rep.unasked = len(states) - i
+            break
         if progress:
             progress(where)
         _ask_state(session, s, rng)
-    if "invalid" in cases:
+    if "invalid" in cases and left() != 0.0:
         if progress:
             progress(f"{randoms} states that break an invariant")
         bad = mutants.invalid_states(game, [s for _, s in reached], randoms, seed + 1)
@@ -278,14 +289,17 @@ def _distinct(game, named) -> list[tuple[str, dict]]:
     return out
 
 
-def _reading_states(game, timeout, progress) -> list[tuple[str, dict]]:
+def _reading_states(game, timeout, progress, left=lambda: None) -> list[tuple[str, dict]]:
     """For each reading, the smallest states the ambiguity analysis found where its choices
-    give different answers (one per subject it differs on, each a state the invariants allow)."""
+    give different answers (one per subject it differs on, each a state the invariants allow),
+    within the time `left()` says is left (None: no limit)."""
     def found():
         for rid in game.readings:
+            if left() == 0.0:
+                return
             if progress:
                 progress(f"a state where reading {rid}'s choices differ")
-            for f in ambiguity.readings(game, rid, timeout):
+            for f in ambiguity.readings(game, rid, timeout, budget=left()):
                 if f.kind == "readings-differ" and f.trace is not None:
                     yield f"{rid}'s choices differ", f.trace.states[0]
     return _distinct(game, found())

@@ -43,7 +43,8 @@ def page(game, rep) -> str:
                + (f"; {len(rep.protocol)} request(s) not answered as the protocol says" if rep.protocol else ""))
     body = [f"<h1>{e(rep.implementation)} against {e(game.title)}</h1>",
             f"<p>Asked {e(asked)} about states ({e(cases)})"
-            + (f"; it does not answer {e(', '.join(rep.unsupported))}" if rep.unsupported else "") + ".</p>",
+            + (f"; it does not answer {e(', '.join(rep.unsupported))}" if rep.unsupported else "")
+            + (f"; {rep.unasked} states not asked about: the budget was spent" if rep.unasked else "") + ".</p>",
             f"<p id='verdict' class='{'holds' if not rep.disagreements and not rep.protocol else 'fails'}'><b>{e(verdict)}</b></p>"]
     if rep.robustness is not None:
         r = rep.robustness

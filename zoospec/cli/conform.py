@@ -44,6 +44,8 @@ def add_parser(sub):
                         "that break an invariant, asked only whether the implementation survives them; default games")
     p.add_argument("--random", type=at_least(1), default=100, metavar="N",
                    help="with --cases random or invalid: this many states each (default 100), from the --games seeded games' states")
+    p.add_argument("--budget", type=positive, metavar="SECONDS",
+                   help="finding the cases and asking about them stops after this long; what is left is counted as not asked")
     p.add_argument("--report", metavar="DIR", help="also write the run as a page to look at: DIR/index.html (opens from "
                    "disk: each group of disagreements with its states drawn) and DIR/conform.json")
     add_game_choices(p)
@@ -61,7 +63,7 @@ def cmd_conform(args) -> int:
         progress = None if args.json or not sys.stderr.isatty() else (
             lambda m: print(f"  … {m}".ljust(70)[:70], end="\r", file=sys.stderr, flush=True))
         rep = conform.conform(g, adapter, games=args.games, seed=args.seed, max_steps=args.steps, progress=progress,
-                              cases=args.cases, randoms=args.random)
+                              cases=args.cases, randoms=args.random, budget=args.budget)
     finally:
         adapter.close()
     page = conform_page.write(args.report, g, rep) if args.report else None
@@ -71,7 +73,8 @@ def cmd_conform(args) -> int:
         asked = ", ".join(f"{n} {op}" for op, n in rep.asked.items())
         cases = ", ".join(f"{n} from {src}" for src, n in rep.cases.items())
         print(f"{rep.implementation} against {g.title}: asked {asked} about states ({cases})"
-              + (f"; it does not answer {', '.join(rep.unsupported)}" if rep.unsupported else ""))
+              + (f"; it does not answer {', '.join(rep.unsupported)}" if rep.unsupported else "")
+              + (f"; {rep.unasked} states not asked about: the --budget was spent" if rep.unasked else ""))
         if not rep.disagreements and not rep.protocol:
             print("every answer agrees with the spec")
         if rep.robustness is not None:
