@@ -282,7 +282,7 @@ def _distinct(game, named) -> list[tuple[str, dict]]:
     """(what, state) pairs with each state once."""
     out, seen = [], set()
     for what, s in named:
-        key = json.dumps(game.state_to_json(s), sort_keys=True)
+        key = mutants.state_key(game, s)
         if key not in seen:
             seen.add(key)
             out.append((what, s))
@@ -508,22 +508,18 @@ def _robustness(session, bad: list, rng) -> dict:
     game, ops = session.game, session.adapter.ops
     out = {"states": len(bad), "requests": 0, "answered": 0, "refused": 0}
     for s, broken in bad:
-        sj = game.state_to_json(s)
-        asks = [("end", "", {}, {"op": "end", "state": sj})] if "end" in ops else []
+        asks = [("end", "", {})] if "end" in ops else []
         if "score" in ops:
-            for fs in game.final_scores:
-                a = next(iter(param_values(game, game.rules[fs.rule].params)))
-                asks.append(("score", fs.rule, a, {"op": "score", "state": sj, "rule": fs.rule, "args": plain(a)}))
+            asks += [("score", fs.rule, next(iter(param_values(game, game.rules[fs.rule].params)))) for fs in game.final_scores]
         if "moves" in ops:
-            asks.append(("moves", "", {}, {"op": "moves", "state": sj}))
+            asks.append(("moves", "", {}))
         for action in game.actions.values():
             a = rng.choice(list(param_values(game, action.params)))
-            asks += [(op, action.id, a, {"op": op, "state": sj, "action": action.id, "args": plain(a)})
-                     for op in ("legal", "apply") if op in ops]
-        for op, subject, args, request in asks:
+            asks += [(op, action.id, a) for op in ("legal", "apply") if op in ops]
+        for op, subject, args in asks:
             out["requests"] += 1
             try:
-                answer = session.adapter.ask(request)
+                answer = session.adapter.ask(_question(game, op, subject, args, s).request)
             except ProtocolError as e:
                 session._problem(op, subject, args, f"{e}, on a state that breaks {', '.join(broken)}")
                 if e.lost:

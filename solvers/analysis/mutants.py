@@ -41,7 +41,7 @@ def invalid_states(game, bases: list[dict], n: int, seed: int = 0) -> list[tuple
 def _mutants(game, bases, n, seed, keep) -> list[tuple[dict, list]]:
     """Up to n (state, keep(state)) where keep gives not None, each state new."""
     rng = random.Random(seed)
-    seen = {_key(game, s) for s in bases}
+    seen = {state_key(game, s) for s in bases}
     out: list[tuple[dict, list]] = []
     where = [[(name, path, t) for name, vt in game.state_types.items() for path, t in leaves(s[name], vt)] for s in bases]
     for _ in range(n * TRIES):
@@ -52,7 +52,7 @@ def _mutants(game, bases, n, seed, keep) -> list[tuple[dict, list]]:
         for _ in range(rng.randint(1, 3)):
             name, path, t = rng.choice(where[i])
             s = {**s, name: with_value(s[name], path, _other(value_at(s[name], path), t, game.domains, rng))}
-        key = _key(game, s)
+        key = state_key(game, s)
         if key in seen:
             continue
         kept = keep(s)
@@ -82,5 +82,6 @@ def _other(value, t, domains, rng):
     return value
 
 
-def _key(game, s) -> str:
+def state_key(game, s) -> str:
+    """A state as one text, equal for equal states (sets and maps in a fixed order)."""
     return json.dumps(game.state_to_json(s), sort_keys=True)
