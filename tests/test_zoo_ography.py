@@ -594,16 +594,6 @@ def test_the_bound_does_not_decide_the_same_deal_with_a_seating_tile_drawn():
     assert puzzle.ask_bound(prob, 20, time.monotonic() + 900) == z3.sat
 
 
-def test_minimal_core_keeps_a_minimal_sublist():
-    """The core's deletion: dropping chunks, then single items; every kept item is needed."""
-    def still_unsat(trial):
-        return {"b", "e"} <= set(trial) or {"a", "f", "g"} <= set(trial)
-    dropped = []
-    core = puzzle.minimal_core(list("abcdefgh"), still_unsat, dropped.append)
-    assert core == ["b", "e"] and sorted(x for d in dropped for x in d) == list("acdfgh")
-    assert puzzle.minimal_core(list("afg"), still_unsat) == list("afg")
-
-
 def test_sweep_streams_results_and_resumes_with_local_workers(tmp_path):
     from zoospec.solvers.puzzle import sweep
     out = tmp_path / "r.jsonl"

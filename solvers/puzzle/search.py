@@ -29,7 +29,7 @@ import z3
 
 from zoospec import files
 from zoospec.backends.z3 import ZCtx
-from zoospec.engines import YicesThenZ3, dump, interrupt, yices_on, yices_solver
+from zoospec.engines import YicesThenZ3, dump, interrupt, yices_first, yices_on, yices_solver
 from zoospec.engines.yices import Translator as YicesTranslator, available as yices_available
 from zoospec.errors import InternalError, StateError
 from zoospec.front.yamlload import load_file
@@ -183,6 +183,7 @@ class _Problem:
         self.score, self.hard = v, self.hard + [d]
         self.rounds = 0
         self._translator = None  # this problem's own Yices translator (engines.YicesThenZ3)
+        self._bound_translator = None  # and the bound's questions' (`ask`)
         self.goals = []
         for gl in self.pz.goals:
             r = game.rule(gl.rule)
@@ -237,9 +238,7 @@ class _Problem:
         (engines.YicesThenZ3) — for the record's questions, not the bound's counting UNSAT."""
         s = z3.Then(*TACTIC).solver()
         if yices:
-            if self._translator is None and yices_available():
-                self._translator = YicesTranslator()
-            s = YicesThenZ3(s, translator=self._translator)
+            s = YicesThenZ3(s, translator=self.translator())
         s.add(self.q.facts)
         s.add(self.hard)
         if rules:
@@ -253,9 +252,43 @@ class _Problem:
         loop); None where Yices is not installed, turned off, or cannot hold the record."""
         if not yices_on():
             return None
-        if self._translator is None:
+        return yices_solver([self.q.facts, self.hard, self.rules, list(extra)], self.translator())
+
+    def translator(self):
+        """This problem's own Yices translator, made on first use (None without Yices): see
+        engines.YicesThenZ3 for why a problem does not share the process's."""
+        if self._translator is None and yices_available():
             self._translator = YicesTranslator()
-        return yices_solver([self.q.facts, self.hard, self.rules, list(extra)], self._translator)
+        return self._translator
+
+    def ask(self, deadline, conds) -> z3.CheckSatResult:
+        """The deal, the finished condition and `conds` — no rule but those among them — asked of
+        Yices for up to BOUND_YICES_SECONDS, then of Z3 alone, for the bound's questions: their
+        sats are Yices' (a tenth of a second where Z3 takes 2-4 s), their UNSATs mostly Z3's
+        (Yices found none of the bound's own in 600 s). One after the other, not raced: Z3's
+        path on these UNSATs is heavy-tailed, and a race changes it from run to run (what Z3 had
+        built when Yices won) and slows it while Yices runs beside it (snake-short-of-seats'
+        failing goal: 33-42 s alone, 30-79 s raced). Without Yices, Z3 alone, as before. Its
+        translator is not the record's: translating these terms first would change the order the
+        record's are made in, and with it Yices' search on the layouts (first-game: 20 s became 87 s)."""
+        left = deadline - time.monotonic()
+        if left <= 0 or interrupt.stopped():
+            return z3.unknown
+        s = self.solver(deadline, rules=False)
+        s.add(list(conds))
+        answered = dump.query("solve", s.assertions())
+        if self._bound_translator is None and yices_available():
+            self._bound_translator = YicesTranslator()
+        got = yices_first(list(s.assertions()), seconds=min(BOUND_YICES_SECONDS, left), translator=self._bound_translator)
+        if got is not None:
+            r = got[0]
+        elif interrupt.stopped():
+            r = z3.unknown
+        else:
+            s.set("timeout", max(1, int((deadline - time.monotonic()) * 1000)))
+            r = s.check()
+        answered(r)
+        return r
 
     def check(self, s, deadline, *extra, refine=True):
         """sat only with a model whose every cut keeps every rule (broken cuts are added to s
@@ -366,9 +399,10 @@ def _reach(game, prob, target, deadline, say, layout_first: bool = False) -> Ver
         return Verdict("unreachable", target, reason="the scoring rule cannot reach the target on any record, legal or not")
     if prob.bound:
         say(f"asking the bound first: {', '.join(prob.bound)} alone")
-        if ask_bound(prob, target, deadline) == z3.unsat:
+        failing = failing_goal(prob, target, deadline, say)
+        if failing is not None or ask_bound(prob, target, deadline) == z3.unsat:
             say("unsat on the bound alone; naming the goals and rules that cannot all hold")
-            core, why = _core(prob, deadline, say, bound=True)
+            core, why = _core(prob, deadline, say, bound=True, failing=failing)
             return Verdict("unreachable", target, core=core, reason=why or (
                 f"UNSAT with only {', '.join(prob.bound)} of the game's rules, so with all of them too"))
         say("the bound allows the target; asking with every rule")
@@ -386,29 +420,66 @@ def _reach(game, prob, target, deadline, say, layout_first: bool = False) -> Ver
 
 
 def ask_bound(prob, target, deadline):
-    """Z3's answer to: does a finished record keeping only the bound's rules reach the target?"""
-    s = prob.solver(deadline, rules=False)
-    s.add(list(prob.bound.values()))
-    return prob.check(s, deadline, prob.score >= target, refine=False)
+    """The answer to: does a finished record keeping only the bound's rules reach the target?"""
+    return prob.ask(deadline, list(prob.bound.values()) + [prob.score >= target])
 
 
-def _core(prob, deadline, say, bound: bool = False) -> tuple[list[str], str]:
+# How long a goal is asked alone before the bound's question (`failing_goal`). On the deals
+# measured a goal that fails alone took Z3 30-42 s to refute (the two short-of-seats deals), and
+# Yices answered every goal that holds in under half a second.
+GOAL_SECONDS = 90.0
+# How long Yices is asked a bound's question before Z3 is. It answered every sat one in under half
+# a second, and one UNSAT in 8.5 s (the multiplayer short-of-seats' failing goal, Z3: 30 s).
+BOUND_YICES_SECONDS = 10.0
+
+
+def failing_goal(prob, target, deadline, say) -> int | None:
+    """The first goal (its index) that cannot hold with the bound's rules alone, asked before the
+    bound's own question — where the target needs every goal at its best (the scoring rule alone
+    says so: then such a goal rules the target out by itself, and the bound's question, as hard
+    again for Z3, is not asked) and where Yices is asked first (it answers the goals that hold at
+    once; without it the pass would cost every winnable deal a Z3 check per goal). The core is sought
+    from the same first failing goal as after the bound's question, so it comes out the same.
+    None: no goal fails alone, or the pass does not apply, or a goal got no answer in time."""
+    if not prob.goals or not yices_on():
+        return None
+    if prob.ask(deadline, [prob.score >= target, z3.Not(z3.And([c for _, c in prob.goals]))]) != z3.unsat:
+        return None
+    rules = list(prob.bound.values())
+    for i, (label, cond) in enumerate(prob.goals):
+        r = prob.ask(min(deadline, time.monotonic() + GOAL_SECONDS), rules + [cond])
+        if r == z3.unsat:
+            say(f"the target needs {label}, which the bound's rules alone rule out")
+            return i
+        if r == z3.unknown:
+            return None
+    return None
+
+
+def _core(prob, deadline, say, bound: bool = False, failing: int | None = None) -> tuple[list[str], str]:
     """A minimal set of goals that cannot all hold (deletion-based), or why there is none. With
-    bound=True it is asked with the bound's rules only, each a tracked member of the core too:
-    the answer names the rules, not only the goals, that rule the target out."""
-    s = prob.solver(deadline, rules=not bound)
+    bound=True it is asked with the bound's rules only, each a member of the core too: the answer
+    names the rules, not only the goals, that rule the target out; `failing`: a goal already
+    known to fail alone with them (failing_goal), where the search starts."""
     named = list(prob.goals) + (list(prob.bound.items()) if bound else [])
     flags = {z3.Bool(f"core!{i}"): (label, cond) for i, (label, cond) in enumerate(named)}
-    for f, (_, cond) in flags.items():
-        s.add(z3.Implies(f, cond))
-    refine = not bound  # a model of the bound alone is no game: only its UNSAT counts
+    if bound:  # each trial a question of its own (`ask`): a model of the bound alone is no game, only its UNSAT counts
+        def ask(trial):
+            return prob.ask(deadline, [flags[f][1] for f in trial])
+    else:
+        s = prob.solver(deadline)
+        for f, (_, cond) in flags.items():
+            s.add(z3.Implies(f, cond))
+
+        def ask(trial):
+            return prob.check(s, deadline, *trial)
     unsure = []
 
     def unsat(trial):
-        return prob.check(s, deadline, *trial, refine=refine) == z3.unsat
+        return ask(trial) == z3.unsat
 
     def still_unsat(trial):  # minimal_core's checks: one that runs out of time keeps its member
-        r = prob.check(s, deadline, *trial, refine=refine)
+        r = ask(trial)
         if r == z3.unknown:
             unsure.append(1)
         return r == z3.unsat
@@ -418,16 +489,19 @@ def _core(prob, deadline, say, bound: bool = False) -> tuple[list[str], str]:
     # core is sought, and asking every goal at once (as long as that UNSAT: 34 s of the 130 s the
     # snake deal took) is not needed; only when no goal fails alone are they asked together.
     goals, rules = list(flags)[:len(prob.goals)], list(flags)[len(prob.goals):]
-    start = next(([g] + rules for g in goals if len(goals) > 1 and unsat([g] + rules)), None)
+    if failing is not None:
+        start = [goals[failing]] + rules
+    else:
+        start = next(([g] + rules for g in goals if len(goals) > 1 and unsat([g] + rules)), None)
     if start is None:
-        r = prob.check(s, deadline, *flags, refine=refine)
+        r = ask(list(flags))
         if r == z3.sat:
             return [], "every goal can be met at once, yet the target cannot: the goals' best total is below it"
         if r == z3.unknown:
-            return [], f"the core was not found in time ({s.reason_unknown()})"
+            return [], "the core was not found in time"
         # The tactic solver answers unsat but returns an empty core, so the core is found by asking
         # again without members: first in halves, then one at a time (what is left is minimal).
-        start = [f for f in flags if any(f.eq(c) for c in s.unsat_core())] or list(flags)
+        start = list(flags)
 
     core = minimal_core(start, still_unsat, lambda gone: say(f"  not needed in the core: {', '.join(flags[f][0] for f in gone)}"))
     if not core:  # with a --given part that breaks a rule: the score is not what fails
