@@ -70,6 +70,7 @@ def test_after_ctrl_c_the_best_certified_record_of_any_worker_is_kept():
     assert got.reason == "interrupted (worker 0: canceled; worker 1: canceled)"
     plain = portfolio._verdict(g, answers, 2, {"target": 6, "best": False})
     assert not plain.interrupted and plain.record is None  # not interrupted, a target's unknown has no record
+    assert got.layouts == plain.layouts == 5  # the layouts every worker asked, told with an unknown too
     answers[1]["record"] = {**record, "total": 5}
     with pytest.raises(InternalError, match="does not stand up in Python"):
         portfolio._verdict(g, answers, 2, {"target": 6, "best": False}, interrupted=True)

@@ -100,6 +100,8 @@ def _verdict(game, answers: dict, workers: int, how: dict, interrupted: bool = F
     else:
         v = puzzle.Verdict("unknown", how.get("target") if how.get("target") is not None else game.puzzle.target,
                            best=bool(how.get("best")))
+    asked = [a["layouts"] for a in answers.values() if a.get("layouts") is not None]
+    v.layouts = sum(asked) if asked else None  # layout by layout: how many the workers asked in all
     silent = workers - len(answers)
     v.reason = "; ".join([f"worker {k}: {a['reason']}" for k, a in sorted(answers.items())]
                          + ([f"{silent} worker(s) gave no answer in time"] if silent else []))
