@@ -65,8 +65,8 @@ class YicesThenZ3:
     """A Z3 solver whose every check asks Yices first, with `share` of the time left, and Z3 with
     the rest: for the puzzle's whole-record question (a layout given, or --whole-record), which
     Yices answered 7-335x faster than Z3 (issue 41). The bound's counting UNSATs, where Yices found
-    no answer in 600 s, give it 10 s at most (solvers/puzzle/search.py `_Problem.ask`). The model is the one of the engine
-    that answered (`engine`); callers decode and certify it as they do Z3's.
+    no answer in 600 s, give it 10 s at most (solvers/puzzle/search.py `_Problem.ask`). The model
+    is the one of the engine that answered (`engine`); callers decode and certify it as they do Z3's.
 
     `translator`: one per problem (its solvers share it). Yices' search, like Z3's, depends on the
     order its terms were made in: first-game's record with its layout given took 11 s in a fresh
