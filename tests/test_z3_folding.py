@@ -13,6 +13,7 @@ from zoospec.backends.z3 import ZCtx, _fold_all, _fold_any, _fold_sum
 from zoospec.front.loader import load
 from zoospec.ir.types import AtomT
 from zoospec.smt import terms as zt
+from zoospec.solvers.symbolic import Query
 
 SPEC = Path(__file__).parent.parent / "spec" / "zoo-parque.yaml"
 B = [z3.Bool(f"fold.b{i}") for i in range(3)]
@@ -75,3 +76,19 @@ def test_a_define_on_an_unknown_space_is_compiled_by_cases_and_means_the_same():
     for x in cell.atoms:
         got = z3.simplify(z3.substitute(value, (c, zt.num(cell.code(x)))))
         assert fine.atom(got.as_long()) == game.evaluate(body, state, {"c": x})
+
+
+def test_a_map_over_an_empty_domain_indexed_by_an_unknown_key_is_never_defined(tmp_path):
+    """Zoo-ography's `mturn` is `range: [1, 0]` until `multiplayer` widens it; a body indexing a
+    map over it with a key Z3 does not know (`flag[now]`) crashed the compiler (no entry to fall
+    back on: `zoospec ambiguities zoo-ography` ended in an internal error). It is an index outside
+    the domain, as Python's back end finds it: an obligation that never holds."""
+    spec = tmp_path / "empty.yaml"
+    spec.write_text("game: {id: emp, title: Empty domain, rulebook: none.txt}\n"
+                    "components: {domains: {turn: {range: [1, 0]}}}\n"
+                    "state: {now: 'int[0..3]', flag: 'map[turn] bool'}\n"
+                    "rules:\n  - {id: emp.flag, cite: {section: T}, says: this turn's flag, kind: invariant, body: 'flag[now]'}\n")
+    g = load(str(spec))
+    _, ctx = Query(g).term_ctx(g.rule("emp.flag").body)
+    (ob,) = ctx.obligations
+    assert "outside domain turn (it is empty)" in ob.reason and z3.is_false(z3.simplify(ob.cond))

@@ -299,6 +299,9 @@ class ZCompiler:
                 return m.entries[code]
             ctx.oblige(FALSE, f"key {code} is outside domain {e.base.type.key}", e.loc)
             return zero(e.type, self.domains)
+        if not m.codes:  # an empty domain (`range: [1, 0]` until a switch widens it): no key is in it
+            ctx.oblige(FALSE, f"key is outside domain {e.base.type.key} (it is empty)", e.loc)
+            return zero(e.type, self.domains)
         if isinstance(e.key.type, IntT):
             ctx.oblige(zt.Or([zt.Eq(k, zt.num(c)) for c in m.codes]), f"key is outside domain {e.base.type.key}", e.loc)
         else:  # an atom key is always in range: the same (map, key) pair may share one term
