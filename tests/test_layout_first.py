@@ -147,6 +147,80 @@ def test_the_command_line_asks_layout_by_layout_unless_told_or_given_a_layout(tm
     assert "puzzle has no layout_first section" in capsys.readouterr().err
 
 
+def _given(g, text, tmp_path):
+    path = tmp_path / "given.yaml"
+    path.write_text(text)
+    return puzzle.read_given(g, str(path))
+
+
+def _answers_only_from(least, monkeypatch, budgets):
+    """Layouts asked with a budget below `least` seconds get no answer (as a slow engine's);
+    the others are asked for real. Every budget asked with is noted in `budgets`."""
+    real = LayoutSearch._ask
+
+    def ask(self, pins, budget, want):
+        budgets.append(budget)
+        if budget < least:
+            time.sleep(min(budget, 0.01))
+            return None, z3.unknown, budget
+        return real(self, pins, budget, want)
+    monkeypatch.setattr(LayoutSearch, "_ask", ask)
+
+
+def test_a_layout_without_an_answer_is_set_aside_and_asked_again_with_more_time(monkeypatch, tmp_path):
+    """The whole layout given, so the proposer has one to offer: asked with the first budget it
+    has no answer and is set aside; with nothing new to propose it is asked again, each time with
+    GROWTH times the budget before, until it is completed and certified."""
+    import zoospec.solvers.puzzle.layout_first as layout_first
+    monkeypatch.setattr(layout_first, "FIRST_BUDGET", 0.01)
+    monkeypatch.setattr(layout_first, "GROWTH", 10.0)
+    budgets, said = [], []
+    _answers_only_from(1.0, monkeypatch, budgets)
+    g = _game(True, True)
+    given = _given(g, "at: {1: 3, 2: 0}\nturned: {1: 3, 2: 0}\n", tmp_path)
+    v = puzzle.solve(g, {"escape": True}, layout_first=True, timeout=120, progress=said.append, given=given)
+    assert (v.status, v.layouts) == ("reachable", 1)
+    assert puzzle.certify(g, v.record) == [] and puzzle.score_of(g, v.record) == 3
+    assert budgets == pytest.approx([0.01, 0.1, 1.0])
+    steps = [s for s in said if s.startswith("layout 1")]
+    assert [s.split(":")[1].split(" in ")[0].strip() for s in steps] == [
+        "no answer yet, set aside", "no answer yet, set aside", "completed"]
+    assert "asked again" in steps[-1]
+
+
+def test_a_layout_that_never_gets_an_answer_leaves_the_verdict_unknown(monkeypatch, tmp_path):
+    """A layout never answered (its budget never grows) is not refuted: when the timeout runs out
+    the verdict is unknown, never unreachable, and says how many layouts are unanswered."""
+    import zoospec.solvers.puzzle.layout_first as layout_first
+    monkeypatch.setattr(layout_first, "FIRST_BUDGET", 0.01)
+    monkeypatch.setattr(layout_first, "GROWTH", 1.0)
+    _answers_only_from(1.0, monkeypatch, [])
+    g = _game(True, True)
+    given = _given(g, "at: {1: 3, 2: 0}\nturned: {1: 3, 2: 0}\n", tmp_path)
+    v = puzzle.solve(g, {"escape": True}, layout_first=True, timeout=1.5, given=given)
+    assert v.status == "unknown" and v.reason.startswith("the timeout ran out") and "1 unanswered" in v.reason
+
+
+def test_a_given_layout_the_proposer_cannot_keep_refutes_every_layout(tmp_path, capsys):
+    """A given layout whose pieces cannot reach 3 (both slots empty): the proposer, which keeps
+    the total and the score wanted, has nothing to offer, so the target is unreachable by UNSAT
+    alone, no layout asked. A given total the slots do not add up to breaks a rule the proposer
+    keeps: with --best, the climb's first question (any finished record) has no layout either."""
+    import json
+
+    from zoospec.cli.main import main
+    deal, empty, broken = tmp_path / "deal.yaml", tmp_path / "empty.yaml", tmp_path / "broken.yaml"
+    deal.write_text("escape: true\n")
+    empty.write_text("at: {1: 0, 2: 0}\n")
+    broken.write_text("at: {1: 0, 2: 0}\ntotal: 5\n")
+    assert main(["solve", SPEC, "--deal", str(deal), "--given", str(empty), "--layout-first", "--json"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["status"] == "unreachable" and "every layout the layout rules allow" in out["reason"] and out["layouts"] == 0
+    assert main(["solve", SPEC, "--deal", str(deal), "--given", str(broken), "--layout-first", "--best", "--json"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["status"] == "unreachable" and out["best"] and out["score"] is None and out["reason"] == "no finished record at all"
+
+
 needs_yices = pytest.mark.skipif(not yices.available(), reason="Yices is not installed (the [yices] extra)")
 
 

@@ -1,7 +1,9 @@
 """`zoospec sweep` as a user leans on it (solvers/puzzle/sweep.py), on Pen Pals (tests/games/, a
-deal solves in well under a second): a results file answers one question and another is refused,
-not mixed in; unknowns are asked again on request; a range of a billion seeds starts at once;
-Ctrl-C keeps what was found, says so, and the same command goes on where it stopped."""
+deal solves in well under a second) and on the layout-first test puzzle (tests/specs/layouts.yaml,
+a switch changes its deals): workers, local or on a dask cluster, answer as one alone does; the
+switches and layout-by-layout asking reach them; a results file answers one question and another
+is refused, not mixed in; unknowns are asked again on request; a range of a billion seeds starts
+at once; Ctrl-C keeps what was found, says so, and the same command goes on where it stopped."""
 from __future__ import annotations
 
 import json
@@ -12,15 +14,63 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from zoospec.cli.main import main
 from zoospec.solvers.puzzle import deals, sweep
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = str(ROOT / "tests" / "games" / "pen-pals.yaml")
+# a puzzle asked layout by layout, whose escape chance deals only under a switch (seed 5 has it)
+LAYOUTS = str(ROOT / "tests" / "specs" / "layouts.yaml")
 
 
 def lines(path) -> list[dict]:
     return [json.loads(x) for x in path.read_text().splitlines()]
+
+
+def test_two_workers_write_every_answer_once_and_a_second_run_asks_nothing(tmp_path):
+    """Two local workers answer four deals, each line as one worker alone answers it; run again,
+    every seed is in the file and nothing is asked."""
+    alone, two = tmp_path / "alone.jsonl", tmp_path / "two.jsonl"
+    sweep.run(SPEC, [1, 2, 3, 4], alone, workers=1)
+    s = sweep.run(SPEC, [1, 2, 3, 4], two, workers=2)
+    assert s["deals"] == 4 and s["unknown"] == 0
+    by_seed = {x["seed"]: (x["status"], x["score"], x["deal"]) for x in lines(alone)}
+    assert {x["seed"]: (x["status"], x["score"], x["deal"]) for x in lines(two)} == by_seed
+    assert len({d["status"] for d in lines(two)}) == 2  # both verdicts among them: a real check
+    before = two.read_text()
+    s = sweep.run(SPEC, [1, 2, 3, 4], two, workers=2)
+    assert two.read_text() == before and s["deals"] == 4
+
+
+def test_the_switches_and_layout_first_reach_the_workers(tmp_path, capsys):
+    """`zoospec sweep` asks layout by layout by default (ADR 0020) in its workers, each line
+    counting the layouts asked; `--with` deals and solves under the switch there: chance deals
+    seed 5 the escape, which alone makes 3 reachable. Without the switch no deal has it."""
+    out, off = tmp_path / "with.jsonl", tmp_path / "without.jsonl"
+    assert main(["sweep", LAYOUTS, "--with", "escapes", "--deals", "1-6", "--out", str(out), "--workers", "2",
+                 "--json"]) == 0
+    s = json.loads(capsys.readouterr().out)
+    assert (s["reachable"], s["unreachable"]) == (1, 5)
+    status = {x["seed"]: (x["status"], x["deal"]["escape"]) for x in lines(out)}
+    assert status == {5: ("reachable", True), **{n: ("unreachable", False) for n in (1, 2, 3, 4, 6)}}
+    assert all(x["layouts"] >= 1 for x in lines(out)) and lines(out)[0]["question"]["switches"] == {"escapes": True}
+    assert main(["sweep", LAYOUTS, "--deals", "1-6", "--out", str(off), "--workers", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["unreachable"] == 6
+
+
+def test_sweep_runs_on_a_dask_cluster(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    out = tmp_path / "r.jsonl"
+    out.write_text('{"seed": 1, "status": "unknown", "tar')  # a line cut short by a crash is ignored
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        s = sweep.run(SPEC, [1, 2], out, scheduler=client)
+    cut_short, *answers = out.read_text().splitlines()
+    assert s["deals"] == 2 and s["unknown"] == 0 and cut_short.endswith('"tar')
+    assert sorted(json.loads(x)["seed"] for x in answers) == [1, 2]
+    assert all(len(json.loads(x)["deal"]["deck"]) == 4 for x in answers)
 
 
 def test_a_file_answering_another_question_is_refused_saying_what_differs(tmp_path, capsys):

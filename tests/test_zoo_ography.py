@@ -594,56 +594,6 @@ def test_the_bound_does_not_decide_the_same_deal_with_a_seating_tile_drawn():
     assert puzzle.ask_bound(prob, 20, time.monotonic() + 900) == z3.sat
 
 
-def test_sweep_streams_results_and_resumes_with_local_workers(tmp_path):
-    from zoospec.solvers.puzzle import sweep
-    out = tmp_path / "r.jsonl"
-    s = sweep.run(SPEC, [1, 2], out, workers=2, timeout=300, target=21)
-    assert s["deals"] == 2 and s["unreachable"] == 2 and s["winnable_share"] == 0.0
-    lines = out.read_text().splitlines()
-    assert sorted(json.loads(x)["seed"] for x in lines) == [1, 2]
-    assert all(json.loads(x)["layouts"] is None for x in lines)  # not asked layout by layout
-    sweep.run(SPEC, [1, 2], out, workers=2, timeout=300, target=21)  # both done: nothing re-run
-    assert out.read_text().splitlines() == lines
-
-
-def test_sweep_asks_layout_first_in_its_workers(tmp_path, capsys):
-    """`zoospec sweep` asks layout by layout by default (ADR 0020), and that reaches the workers:
-    deal 2 at a low target (-10) is answered by a proposed layout, completed and certified; the
-    line says how many layouts were asked. (The worker is spawned, so its path is the one measured
-    alone; deal 2's refutations take under a second against the 20 s first budget, so load does not
-    change it either. Deal 1, asked from a forked worker, once was not answered reachable in CI
-    within 300 s; the line's reason was not kept, hence the message now.)"""
-    out = tmp_path / "r.jsonl"
-    assert main(["sweep", "zoo-ography", "--deals", "2", "--out", str(out), "--workers", "1", "--timeout", "600",
-                 "--target", "-10", "--json"]) == 0
-    s = json.loads(capsys.readouterr().out)
-    (line,) = [json.loads(x) for x in out.read_text().splitlines()]
-    assert s["reachable"] == 1 and line["status"] == "reachable" and line["layouts"] >= 1, line["reason"]
-
-
-def test_sweep_deals_and_solves_under_a_switch(tmp_path):
-    """--with reaches the workers: a Connections sweep deals the advanced game with a monorail
-    layout. (A one-second budget: the answer is unknown — a timeout, reported as such.)"""
-    from zoospec.solvers.puzzle import sweep
-    out = tmp_path / "r.jsonl"
-    s = sweep.run(SPEC, [3], out, workers=1, timeout=1, switches={"connections": True})
-    (line,) = [json.loads(x) for x in out.read_text().splitlines()]
-    assert s["unknown"] == 1 and line["status"] == "unknown"
-    assert line["deal"]["advanced"] and line["deal"]["mono"] != "no_monorail" and line["deal"]["goal"]["bronze"] == "circuit"
-
-
-def test_sweep_runs_on_a_dask_cluster(tmp_path):
-    distributed = pytest.importorskip("distributed")
-    from zoospec.solvers.puzzle import sweep
-    out = tmp_path / "r.jsonl"
-    out.write_text('{"seed": 1, "status": "unknown", "tar')  # a line cut short by a crash is ignored
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
-            distributed.Client(cluster) as client:
-        s = sweep.run(SPEC, [1], out, scheduler=client, timeout=300, target=21)
-    assert s["deals"] == 1 and s["unreachable"] == 1
-    assert json.loads(out.read_text().splitlines()[-1])["deal"]["goal"]["gold3"]
-
-
 @pytest.mark.parametrize("claim", ["zg.claim.rating-at-most-10", "zg.claim.solo-deck-suffices"])
 @pytest.mark.parametrize("switches", [[], ["--with", "multiplayer"]], ids=["solo", "multiplayer"])
 def test_the_rulebooks_claims_hold(switches, claim, capsys, monkeypatch):
@@ -765,42 +715,6 @@ def test_a_given_layout_breaking_a_rule_admits_no_record_at_all(tmp_path, capsys
     assert out["status"] == "unreachable" and out["core"] == [] and out["reason"].startswith("no finished record at all")
     assert main(["solve", "zoo-ography", "--deal", FIRST, "--given", str(path), "--best"]) == 1
     assert "no finished record at all" in capsys.readouterr().out
-
-
-def test_layout_first_asks_a_layout_set_aside_again_and_certifies_it(monkeypatch, capsys):
-    """--layout-first with the shipped layout given: the proposer's one layout gets a millisecond
-    at first, so it is set aside; with nothing else to propose it is asked again with ten times
-    the budget each time until it is completed to a certified perfect zoo."""
-    monkeypatch.setattr(layout_first, "FIRST_BUDGET", 0.001)
-    monkeypatch.setattr(layout_first, "GROWTH", 10.0)
-    assert main(["solve", "zoo-ography", "--deal", FIRST, "--given", f"{PLAN}:at,side,turned", "--layout-first", "--json"]) == 0
-    out = json.loads(capsys.readouterr().out)
-    assert out["status"] == "reachable" and out["score"] == 20 and out["layouts"] == 1
-
-
-def test_layout_first_says_unknown_while_a_layout_is_unanswered(monkeypatch, capsys):
-    """A layout that never gets the time to be answered (a millisecond, never growing) is not
-    refuted: when the timeout runs out the verdict is unknown, never unreachable."""
-    monkeypatch.setattr(layout_first, "FIRST_BUDGET", 0.001)
-    monkeypatch.setattr(layout_first, "GROWTH", 1.0)
-    assert main(["solve", "zoo-ography", "--deal", FIRST, "--given", f"{PLAN}:at,side,turned", "--layout-first",
-                 "--timeout", "25", "--json"]) == 3
-    out = json.loads(capsys.readouterr().out)
-    assert out["status"] == "unknown" and out["reason"].startswith("the timeout ran out")
-
-
-def test_layout_first_refutes_every_layout_of_a_broken_given_one(tmp_path, capsys):
-    """The broken layout above (z14 turned against z10) under --layout-first: the proposer, which
-    keeps the tile rules, has no layout to offer, so the target is unreachable by UNSAT alone. With
-    --best too, the climb's first question (any finished record) has no layout either."""
-    path = _z14_turned_wrong(tmp_path)
-    assert main(["solve", "zoo-ography", "--deal", FIRST, "--given", str(path), "--layout-first", "--json"]) == 1
-    out = json.loads(capsys.readouterr().out)
-    assert out["status"] == "unreachable" and "every layout the layout rules allow" in out["reason"]
-    assert out["layouts"] == 0
-    assert main(["solve", "zoo-ography", "--deal", FIRST, "--given", str(path), "--layout-first", "--best", "--json"]) == 1
-    out = json.loads(capsys.readouterr().out)
-    assert out["status"] == "unreachable" and out["best"] and out["score"] is None and out["reason"] == "no finished record at all"
 
 
 def test_given_refuses_deal_variables_and_unknown_ones(tmp_path, capsys):
