@@ -29,7 +29,7 @@ import z3
 
 from zoospec import files
 from zoospec.backends.z3 import ZCtx
-from zoospec.engines import YicesThenZ3, dump, interrupt, yices_first, yices_on, yices_solver
+from zoospec.engines import YicesThenZ3, dump, interrupt, yices_on, yices_solver
 from zoospec.engines.yices import Translator as YicesTranslator, available as yices_available
 from zoospec.errors import InternalError, StateError
 from zoospec.front.yamlload import load_file
@@ -182,8 +182,7 @@ class _Problem:
         v, d = self.q.term(game.rule(self.pz.score).body)
         self.score, self.hard = v, self.hard + [d]
         self.rounds = 0
-        self._translator = None  # this problem's own Yices translator (engines.YicesThenZ3)
-        self._bound_translator = None  # and the bound's questions' (`ask`)
+        self._translators = {}  # this problem's own Yices translators, one per purpose (`translator`)
         self.goals = []
         for gl in self.pz.goals:
             r = game.rule(gl.rule)
@@ -231,14 +230,15 @@ class _Problem:
         self.rounds += bool(broken)
         return bool(broken)
 
-    def solver(self, deadline: float, rules: bool = True, yices: bool = False):
+    def solver(self, deadline: float, rules: bool = True, yices: bool = False, **first):
         """A solver holding the deal, the finished condition and (unless rules=False) every
         invariant: without them, only what the scoring formula itself allows is left (and what
         a caller adds, such as the bound's rules). yices=True: each check asks Yices first
-        (engines.YicesThenZ3) — for the record's questions, not the bound's counting UNSAT."""
+        (engines.YicesThenZ3, `first` its options: share, most, purpose — whose translator)."""
         s = z3.Then(*TACTIC).solver()
         if yices:
-            s = YicesThenZ3(s, translator=self.translator())
+            purpose = first.pop("purpose", "record")
+            s = YicesThenZ3(s, translator=self.translator(purpose), **first)
         s.add(self.q.facts)
         s.add(self.hard)
         if rules:
@@ -254,12 +254,15 @@ class _Problem:
             return None
         return yices_solver([self.q.facts, self.hard, self.rules, list(extra)], self.translator())
 
-    def translator(self):
-        """This problem's own Yices translator, made on first use (None without Yices): see
-        engines.YicesThenZ3 for why a problem does not share the process's."""
-        if self._translator is None and yices_available():
-            self._translator = YicesTranslator()
-        return self._translator
+    def translator(self, purpose: str = "record"):
+        """This problem's own Yices translator for `purpose`, made on first use (None without
+        Yices): see engines.YicesThenZ3 for why a problem does not share the process's. The
+        bound's questions have one of their own: translating their terms first would change the
+        order the record's are made in, and with it Yices' search on the layouts (first-game's
+        20 s became 87 s)."""
+        if purpose not in self._translators and yices_available():
+            self._translators[purpose] = YicesTranslator()
+        return self._translators.get(purpose)
 
     def ask(self, deadline, conds) -> z3.CheckSatResult:
         """The deal, the finished condition and `conds` — no rule but those among them — asked of
@@ -268,25 +271,13 @@ class _Problem:
         (Yices found none of the bound's own in 600 s). One after the other, not raced: Z3's
         path on these UNSATs is heavy-tailed, and a race changes it from run to run (what Z3 had
         built when Yices won) and slows it while Yices runs beside it (snake-short-of-seats'
-        failing goal: 33-42 s alone, 30-79 s raced). Without Yices, Z3 alone, as before. Its
-        translator is not the record's: translating these terms first would change the order the
-        record's are made in, and with it Yices' search on the layouts (first-game: 20 s became 87 s)."""
-        left = deadline - time.monotonic()
-        if left <= 0 or interrupt.stopped():
+        failing goal: 33-42 s alone, 30-79 s raced). Without Yices, Z3 alone, as before."""
+        if deadline - time.monotonic() <= 0 or interrupt.stopped():
             return z3.unknown
-        s = self.solver(deadline, rules=False)
+        s = self.solver(deadline, rules=False, yices=True, share=1.0, most=BOUND_YICES_SECONDS, purpose="bound")
         s.add(list(conds))
         answered = dump.query("solve", s.assertions())
-        if self._bound_translator is None and yices_available():
-            self._bound_translator = YicesTranslator()
-        got = yices_first(list(s.assertions()), seconds=min(BOUND_YICES_SECONDS, left), translator=self._bound_translator)
-        if got is not None:
-            r = got[0]
-        elif interrupt.stopped():
-            r = z3.unknown
-        else:
-            s.set("timeout", max(1, int((deadline - time.monotonic()) * 1000)))
-            r = s.check()
+        r = s.check()
         answered(r)
         return r
 
@@ -446,12 +437,22 @@ def failing_goal(prob, target, deadline, say) -> int | None:
     if prob.ask(deadline, [prob.score >= target, z3.Not(z3.And([c for _, c in prob.goals]))]) != z3.unsat:
         return None
     rules = list(prob.bound.values())
-    for i, (label, cond) in enumerate(prob.goals):
-        r = prob.ask(min(deadline, time.monotonic() + GOAL_SECONDS), rules + [cond])
+    i = _fails_alone([c for _, c in prob.goals], lambda c: prob.ask(min(deadline, time.monotonic() + GOAL_SECONDS), rules + [c]),
+                     unknown_ends=True)
+    if i is not None:
+        say(f"the target needs {prob.goals[i][0]}, which the bound's rules alone rule out")
+    return i
+
+
+def _fails_alone(goals: list, ask, unknown_ends: bool) -> int | None:
+    """The index of the first of `goals` that `ask(goal)` finds UNSAT, or None. A goal without
+    an answer ends the search where `unknown_ends` (failing_goal: the bound's question is then
+    asked as before), else it is passed over (_core: the goals are then asked together)."""
+    for i, g in enumerate(goals):
+        r = ask(g)
         if r == z3.unsat:
-            say(f"the target needs {label}, which the bound's rules alone rule out")
             return i
-        if r == z3.unknown:
+        if r == z3.unknown and unknown_ends:
             return None
     return None
 
@@ -475,9 +476,6 @@ def _core(prob, deadline, say, bound: bool = False, failing: int | None = None) 
             return prob.check(s, deadline, *trial)
     unsure = []
 
-    def unsat(trial):
-        return ask(trial) == z3.unsat
-
     def still_unsat(trial):  # minimal_core's checks: one that runs out of time keeps its member
         r = ask(trial)
         if r == z3.unknown:
@@ -489,10 +487,9 @@ def _core(prob, deadline, say, bound: bool = False, failing: int | None = None) 
     # core is sought, and asking every goal at once (as long as that UNSAT: 34 s of the 130 s the
     # snake deal took) is not needed; only when no goal fails alone are they asked together.
     goals, rules = list(flags)[:len(prob.goals)], list(flags)[len(prob.goals):]
-    if failing is not None:
-        start = [goals[failing]] + rules
-    else:
-        start = next(([g] + rules for g in goals if len(goals) > 1 and unsat([g] + rules)), None)
+    if failing is None and len(goals) > 1:
+        failing = _fails_alone(goals, lambda g: ask([g] + rules), unknown_ends=False)
+    start = None if failing is None else [goals[failing]] + rules
     if start is None:
         r = ask(list(flags))
         if r == z3.sat:

@@ -62,19 +62,21 @@ def yices_first(asked: list, seconds: float = YICES_SECONDS, assumptions=(), tra
 
 
 class YicesThenZ3:
-    """A Z3 solver whose every check asks Yices first, with `share` of the time left, and Z3 with
-    the rest: for the puzzle's whole-record question (a layout given, or --whole-record), which
-    Yices answered 7-335x faster than Z3 (issue 41). The bound's counting UNSATs, where Yices found
-    no answer in 600 s, give it 10 s at most (solvers/puzzle/search.py `_Problem.ask`). The model
-    is the one of the engine that answered (`engine`); callers decode and certify it as they do Z3's.
+    """A Z3 solver whose every check asks Yices first, with `share` of the time left (and `most`
+    seconds at most), and Z3 with the rest: for the puzzle's whole-record question (a layout
+    given, or --whole-record), which Yices answered 7-335x faster than Z3 (issue 41), and for the
+    bound's counting questions, where Yices answers the sats at once and found no UNSAT of the
+    bound's own in 600 s, so it gets 10 s at most (solvers/puzzle/search.py `_Problem.ask`). The
+    model is the one of the engine that answered (`engine`); callers decode and certify it as they
+    do Z3's.
 
     `translator`: one per problem (its solvers share it). Yices' search, like Z3's, depends on the
     order its terms were made in: first-game's record with its layout given took 11 s in a fresh
     process and 230 s after another deal had been translated by the process's translator; with a
     translator of its own a problem's constants are made in its own order, as in a fresh process."""
 
-    def __init__(self, solver, share: float = 0.5, translator=None):
-        self.z3, self.share, self.translator = solver, share, translator
+    def __init__(self, solver, share: float = 0.5, translator=None, most: float | None = None):
+        self.z3, self.share, self.translator, self.most = solver, share, translator, most
         self.engine = "z3"
         self._model = None
         self._timeout_ms: int | None = None
@@ -90,6 +92,8 @@ class YicesThenZ3:
     def check(self, *extra):
         self._model, start = None, time.monotonic()
         seconds = (self._timeout_ms / 1000.0 if self._timeout_ms else YICES_SECONDS / self.share) * self.share
+        if self.most is not None:
+            seconds = min(seconds, self.most)
         got = yices_first(list(self.z3.assertions()) + list(extra), seconds=seconds, translator=self.translator)
         if got is not None:
             r, ys = got
