@@ -68,13 +68,7 @@ def find_all(game, timeout: float | None = 30.0, progress=None) -> list[Finding]
 
 def calls(expr, defines) -> set[str]:
     """Every define (and reading) an expression reaches."""
-    seen, todo = set(), [expr]
-    while todo:
-        for n in ir.walk(todo.pop()):
-            if isinstance(n, ir.Call) and n.name not in seen and n.name in defines:
-                seen.add(n.name)
-                todo.append(defines[n.name][1])
-    return seen
+    return {n.name for n in ir.reach([expr], defines) if isinstance(n, ir.Call) and n.name in defines}
 
 
 def _uses(game, name, exprs) -> bool:

@@ -619,14 +619,12 @@ def _deciders(game, op, subject) -> tuple[list[str], list[str]]:
 
 
 def _decided_by(game, op, subject) -> str:
-    """The rules behind an answer, with the rulebook sentences they cite."""
-    if op in ("legal", "apply", "moves"):
-        a = game.actions.get(subject)
-        if a is None:
-            return f"{subject} (not an action of the spec)"
-        ids = ([rid for rid, _ in a.requires + a.ensures if rid] if op in ("legal", "moves") else []) or [a.id]
-    else:
-        ids = _deciders(game, op, subject)[0]
+    """The rules behind an answer, with the rulebook sentences they cite: an action's conditions
+    for its legality (or the action itself where it has none), the action for its effect."""
+    if op in ("legal", "apply", "moves") and subject not in game.actions:
+        return f"{subject} (not an action of the spec)"
+    rules, actions = _deciders(game, op, subject)
+    ids = (rules if op != "apply" else []) or actions
     cites = []
     for rid in ids:
         x = game.rules.get(rid) or game.actions.get(rid)

@@ -61,16 +61,12 @@ def _text(game, raw, parts, exprs, rules, actions) -> str | None:
 def reached(game, exprs) -> tuple[set, set]:
     """The defines the expressions call and the actions whose legality a `can(...)` in them reads,
     through one another."""
-    defines, can, todo = set(), set(), list(exprs)
-    while todo:
-        for n in ir.walk(todo.pop()):
-            if isinstance(n, ir.Call) and n.name in game.defines and n.name not in defines:
-                defines.add(n.name)
-                todo.append(game.defines[n.name][1])
-            elif isinstance(n, ir.Can) and n.ref.action in game.actions and n.ref.action not in can:
-                can.add(n.ref.action)
-                todo.extend(action_exprs(game.actions[n.ref.action]))
-    return defines, can
+    def reads(n):
+        a = game.actions.get(n.ref.action)
+        return [] if a is None else action_exprs(a)
+    nodes = list(ir.reach(exprs, game.defines, reads))
+    return ({n.name for n in nodes if isinstance(n, ir.Call) and n.name in game.defines},
+            {n.ref.action for n in nodes if isinstance(n, ir.Can) and n.ref.action in game.actions})
 
 
 def action_exprs(a) -> list:

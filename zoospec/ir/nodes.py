@@ -344,19 +344,24 @@ def walk(e: Expr):
         stack.extend(children(n))
 
 
-def state_vars_read(e: Expr, defines: dict[str, tuple[list[str], Expr]]) -> set[str]:
-    """The state variables an expression reads, through the defines it calls."""
-    out: set[str] = set()
-    seen: set[str] = set()
-    todo = [e]
+def reach(exprs, defines: dict[str, tuple[list[str], Expr]], follow_can=None):
+    """Every node of `exprs` and of the defines they call, through one another, each define
+    walked once. `follow_can(node)`: the expressions a `can(...)` node reads, walked once per
+    action (not followed when None) — the analyses differ on what an action's `can` reads."""
+    seen: set[tuple[str, str]] = set()
+    todo = list(exprs)
     while todo:
         for n in walk(todo.pop()):
-            if isinstance(n, StateVar):
-                out.add(n.name)
-            elif isinstance(n, Call) and n.name not in seen and n.name in defines:
-                seen.add(n.name)
+            yield n
+            if isinstance(n, Call) and n.name in defines and ("define", n.name) not in seen:
+                seen.add(("define", n.name))
                 todo.append(defines[n.name][1])
-            elif isinstance(n, Can) and "can " + n.ref.action not in seen:
-                seen.add("can " + n.ref.action)
-                todo.append(n.ref.legal)
-    return out
+            elif follow_can is not None and isinstance(n, Can) and ("can", n.ref.action) not in seen:
+                seen.add(("can", n.ref.action))
+                todo.extend(follow_can(n))
+
+
+def state_vars_read(e: Expr, defines: dict[str, tuple[list[str], Expr]]) -> set[str]:
+    """The state variables an expression reads, through the defines it calls and the legality of
+    the actions its `can(...)` asks about."""
+    return {n.name for n in reach([e], defines, lambda n: [n.ref.legal]) if isinstance(n, StateVar)}
