@@ -311,6 +311,19 @@ def test_a_domino_set_is_drawn_from_its_seed_and_keeps_the_set_rules():
     assert {h["stall"] for d in a.values() for h in d.values()} == {"no_stall"}   # stalls come with an expansion
 
 
+def test_a_set_is_drawn_with_the_odds_the_spec_gives():
+    """The generator's odds are spec data (`print_odds`, assumed): a designer who prints no TOP
+    dominoes and no fences, and food on every half, gets such a set from every seed."""
+    g = game(SPEC)
+    odds = {**g.consts["print_odds"][1], "top": 0, "fence": 0, "inner_fence": 0, "food": 100}
+    a = dominoes.domino_set(g.with_constants({"print_odds": odds}), 4)
+    halves = [h for d in a.values() for h in d.values()]
+    assert "empty" not in {h["ground"] for h in halves}
+    assert {h[s] for h in halves for s in "nesw"} == {"no_fence"}
+    assert all(h["food"] for h in halves if h["ground"] != "path")
+    assert a != dominoes.domino_set(g, 4)
+
+
 def test_with_unnatural_utilities_random_games_play_extinct_animals_only_after_a_research_lab():
     """Seeded two-player games (Python back end; the all-expansion game above replays through Z3):
     extinct animals do get played, and never before the first Research Lab."""
