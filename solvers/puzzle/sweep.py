@@ -128,7 +128,7 @@ def run(spec: str, seeds, out: str | Path, workers: int = 1, scheduler=None, tim
 
 def _local(args, how, todo, workers, write):
     """Local processes, spawned, not forked: a forked worker inherits the Z3 terms its parent
-    built, and those change Z3's search (ADR 0008's addendum), so a deal's path — and, where budgets
+    built, and those change Z3's search (ADR 0037), so a deal's path — and, where budgets
     are wall clock, its verdict — would depend on what the caller did before the sweep. A deal
     past twice its timeout (and SLACK) is stopped and counted unknown."""
     def on_result(seed, status, value, seconds):
