@@ -6,7 +6,7 @@ import os
 import subprocess
 import sys
 from functools import lru_cache
-from itertools import chain
+from itertools import chain, combinations
 
 import pytest
 from conftest import ALL_SPECS, ROOT, game
@@ -178,10 +178,13 @@ def test_transition_relation_matches_legal_and_apply(path, action):
 
     # an action some reading switches off (e.g. buying a stall when only animals may be bought),
     # or that only an expansion's switch allows (an expansion's own action), is checked under the
-    # first single change of reading or switch that lets it be taken
+    # first single change of reading or switch that lets it be taken — or, failing every one, the
+    # first pair of switches (Zoo-ography's Connections deal, only while `dealing` is on too)
     base = game(path)
     pinned = STEP_PINNED.get((path.rsplit("/", 1)[-1], action), ())
-    others = (base.with_readings(readings, switches) for _, readings, switches in variants(base))
+    singles = [(readings, switches) for _, readings, switches in variants(base)]
+    pairs = [({}, {**a, **b}) for (_, a), (_, b) in combinations([x for x in singles if x[1]], 2)]
+    others = (base.with_readings(readings, switches) for readings, switches in singles + pairs)
     for g in chain([base], others):  # a variant is loaded only if the ones before it fail
         a = g.action(action)
         pre, post = g.sym_state("pre."), g.sym_state("post.")
@@ -195,7 +198,7 @@ def test_transition_relation_matches_legal_and_apply(path, action):
         if s.check() == z3.sat:
             break
     else:
-        raise AssertionError(f"{action} can never be taken, under any reading or switch"
+        raise AssertionError(f"{action} can never be taken, under any reading, switch or pair of switches"
                              + (f" (with {', '.join(pinned)} as at the start)" if pinned else ""))
     m = s.model()
     p, q, xs = pre.decode(m), post.decode(m), arg_sym.decode(m)

@@ -42,7 +42,7 @@ def test_the_wheel_holds_the_games_schema_and_piece_sets(installed):
     _, wheel = installed
     names = set(zipfile.ZipFile(wheel).namelist())
     for f in ("zoospec/spec/zooloretto.yaml", "zoospec/spec/new-york-zoo.yaml", "zoospec/spec/schema/zoospec.schema.json",
-              "zoospec/spec/packing/pentominoes.txt", "zoospec/spec/packing/rules.yaml", "zoospec/solvers/games/zoo_ography/deals.py"):
+              "zoospec/spec/packing/pentominoes.txt", "zoospec/spec/packing/rules.yaml", "zoospec/solvers/games/zoo_ography/draft_deals.py"):
         assert f in names
     assert not any(n.startswith("zoospec/spec/bad/") for n in names)  # the refused specs are the tests' own
 

@@ -9,6 +9,7 @@ from test_cases import FILES
 
 from zoospec.cli.main import main
 from zoospec.engines.yices import available as yices_available
+from zoospec.errors import StateError
 from zoospec.front.yamlload import load_file
 from zoospec.runtime.agreement import Compiled, Item, forward
 from zoospec.runtime.state import merged
@@ -133,11 +134,13 @@ MULTI = ROOT / "spec" / "zoo-ography" / "deals" / "multiplayer"
 def test_a_multiplayer_deal_names_its_switch_and_the_solo_game_refuses_it(capsys):
     """A deal file's `with: [multiplayer]`: asked of the solo game it is refused with the switch
     to turn on, not misread as a solo deal missing its deck; and a seed cannot deal a multiplayer
-    zoo (the draft does), which is said rather than dealt wrong."""
+    zoo (the draft does: no dealing action is legal with the switch on), which is said rather
+    than dealt wrong."""
     assert main(["solve", "zoo-ography", "--deal", str(MULTI / "short-of-seats.yaml")]) == 2
     assert "this deal is for the game with multiplayer on (solve it --with multiplayer)" in capsys.readouterr().err
     assert main(["solve", "zoo-ography", "--with", "multiplayer", "--seed", "3"]) == 2
-    assert "a multiplayer zoo is dealt by a draft, not by a seed" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "deals nothing from a seed with multiplayer on" in err and "give a deal file" in err
 
 
 def test_a_multiplayer_deal_with_a_tile_taken_twice_is_refused(tmp_path, capsys):
@@ -731,8 +734,31 @@ def test_given_refuses_deal_variables_and_unknown_ones(tmp_path, capsys):
 CONNECTIONS = ROOT / "spec" / "cases" / "zoo-ography" / "connections.yaml"
 
 
+def test_a_seed_deals_the_solo_game_by_the_specs_chance_actions():
+    """ADR 0039: a seed is dealt by the zg.dealing.* actions under the switch `dealing` — a deck of
+    21 different tiles of the base set and one variable set, each of the four sets dealt by some
+    seed, the standard game unless the player chose the advanced one (then its bronze objective
+    and the layout card's advanced side) — and nothing of the dealing is in the deal."""
+    from zoospec.solvers.puzzle import deals
+    g = game(SPEC)
+    tile_set = g.consts["tile_set"][1]
+    seen = set()
+    for seed in range(1, 31):
+        d = deals.deal(g, seed)
+        variable = {tile_set[t] for t in d["deck"].values()} - {"base"}
+        assert len(variable) == 1 and len(set(d["deck"].values())) == 21 and set(d) == set(g.puzzle.deal)
+        assert not d["advanced"] and d["goal"]["bronze"] == "no_goal"
+        seen |= variable
+    assert seen == {"bird", "monkey", "shark", "snake"}
+    assert deals.deal(g, 7) == deals.deal(g, 7)  # a seed always deals the same
+    a = deals.deal(g, 7, {"advanced": True})
+    assert a["advanced_layout"] and g.consts["goal_card"][1][a["goal"]["bronze"]]["slot"] == "bronze"
+    with pytest.raises(StateError, match="turned: not a deal variable"):
+        deals.deal(g, 7, {"turned": {}})
+
+
 def test_connections_deals_are_advanced_with_a_monorail_card():
-    """With the switch, the sampler deals the advanced game, a monorail objective in the bronze
+    """With the switch, chance deals the advanced game, a monorail objective in the bronze
     space and a layout (each deal judged by the spec's zg.deal.* rules, zg.deal.monorail among
     them, inside deals.deal); without it, never a monorail card."""
     from zoospec.solvers.puzzle import deals

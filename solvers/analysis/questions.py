@@ -61,10 +61,19 @@ def questions_of(game: str, path: str) -> list[Question]:
     for rid in readings if isinstance(readings, dict) else []:
         out.append(Question(game, path, "reading", str(rid), COST["reading"]))
     out.append(Question(game, path, "gaps", cost=COST["gaps"]))
-    if data.get("actions"):
+    if _plays(data):
         out.append(Question(game, path, "dead-ends", cost=COST["dead-ends"]))
     out.append(Question(game, path, "fixtures", cost=COST["fixtures"]))
     return out
+
+
+def _plays(data: dict) -> bool:
+    """Whether the spec has moves of play: actions beyond those dealing its puzzle, whose dealing
+    ends exactly when none is legal — a dead end there is how it is meant to stop."""
+    actions = data.get("actions") or []
+    puzzle = data.get("puzzle") if isinstance(data.get("puzzle"), dict) else {}
+    dealing = set(puzzle.get("dealt_by") or []) if isinstance(puzzle.get("dealt_by"), list) else set()
+    return any(not (isinstance(a, dict) and a.get("id") in dealing) for a in actions)
 
 
 @lru_cache(maxsize=8)

@@ -2,10 +2,10 @@
 
 A spec says how it is dealt with chance actions (`puzzle.dealt_by`): from the start state, chance
 takes one of their legal moves at a time, each equally likely under a seeded generator, until none
-is legal; the deal is read off the state that leaves. A game whose setup the language cannot yet
-say has a sampler of its own in `solvers/games/<game>/`, found by the spec's id. Either way the
-deal is judged by the spec's deal rules in the Python back end: a sampler that drifts from the
-rules fails loudly, it is never trusted as a second copy of them.
+is legal; the deal is read off the state that leaves. While they deal, the puzzle's `dealt_with`
+switch is on: what only the dealing reads (how far it has got) lives in maps over a domain that
+switch fills, so the record the deal is solved in holds none of it. The deal is judged by the
+spec's deal rules in the Python back end: dealing actions that drift from the rules fail loudly.
 """
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ import random
 
 from zoospec.errors import InternalError, StateError
 
-from .. import games
 from ..moves import legal_moves
 from ..symbolic import broken_invariants
 
@@ -21,40 +20,45 @@ from ..symbolic import broken_invariants
 MOST_MOVES = 100_000
 
 
-def deal(game, seed: int, options: dict | None = None) -> dict:
-    """The deal of `seed`: the puzzle's deal variables. `options`: a game sampler's own (e.g.
-    Zoo-ography's advanced game), refused where the game has none."""
-    options = options or {}
-    hooks = games.hooks_for(game)
-    if game.puzzle is not None and game.puzzle.dealt_by:
-        if options:
-            raise StateError(f"{game.title} is dealt by its chance actions; {', '.join(options)} does not apply")
-        d = chance_deal(game, seed)
-    elif hooks is not None and hasattr(hooks, "sample_deal"):
-        d = hooks.sample_deal(game, seed, **options)
-    else:
+def deal(game, seed: int, fixed: dict | None = None) -> dict:
+    """The deal of `seed`: the puzzle's deal variables. `fixed`: deal variables the player sets
+    before chance deals the rest (e.g. Zoo-ography's advanced game: `{"advanced": True}`)."""
+    if game.puzzle is None or not game.puzzle.dealt_by:
         raise StateError(f"{game.title} says no way to deal from a seed (no `dealt_by` in its puzzle): give deal files instead")
+    d = chance_deal(game, seed, fixed or {})
     state = dict(game.start_state() if game.start is not None else {})
     state.update(d)
     broken = broken_invariants(game, state, f"{game.id}.deal.")
     if broken:
-        raise InternalError(f"deal {seed} breaks {', '.join(broken)}: the sampler and the rules disagree")
+        raise InternalError(f"deal {seed} breaks {', '.join(broken)}: the dealing actions and the rules disagree")
     return d
 
 
-def chance_deal(game, seed: int) -> dict:
-    """Play the puzzle's dealing actions from the start state, each move chosen uniformly among
-    the legal ones (moves listed in action and domain order, so a seed always deals the same)."""
+def chance_deal(game, seed: int, fixed: dict | None = None) -> dict:
+    """Play the puzzle's dealing actions from the start state (with `fixed` set first), each move
+    chosen uniformly among the legal ones (moves listed in action and domain order, so a seed
+    always deals the same), under the puzzle's `dealt_with` switch."""
+    pz = game.puzzle
+    unknown = sorted(set(fixed or {}) - set(pz.deal))
+    if unknown:
+        raise StateError(f"{', '.join(unknown)}: not a deal variable of {game.title} (it deals {', '.join(pz.deal)})")
+    dealer = game.with_readings({}, {pz.dealt_with: True}) if pz.dealt_with else game
     rng = random.Random(seed)
-    actions = [game.action(a) for a in game.puzzle.dealt_by]
-    state = game.start_state()
-    for _ in range(MOST_MOVES):
-        moves = legal_moves(game, state, actions)
+    actions = [dealer.action(a) for a in pz.dealt_by]
+    state = dealer.start_state()
+    if fixed:
+        state = dealer.state_from_json({**dealer.state_to_json(state), **fixed})
+    for moves_made in range(MOST_MOVES):
+        moves = legal_moves(dealer, state, actions)
         if not moves:
-            return {v: state[v] for v in game.puzzle.deal}
+            if not moves_made:
+                on = [s for s, v in game.switches.items() if v]
+                raise StateError(f"{game.title} deals nothing from a seed{' with ' + ', '.join(on) + ' on' if on else ''}: "
+                                 "no dealing action is legal at the start — give a deal file (--deal FILE)")
+            return {v: state[v] for v in pz.deal}
         m = rng.choice(moves)
-        state = game.apply(state, m.action, m.args)
-    raise StateError(f"dealing {game.title} did not stop after {MOST_MOVES} moves of {', '.join(game.puzzle.dealt_by)}: "
+        state = dealer.apply(state, m.action, m.args)
+    raise StateError(f"dealing {game.title} did not stop after {MOST_MOVES} moves of {', '.join(pz.dealt_by)}: "
                      f"some dealing action stays legal")
 
 

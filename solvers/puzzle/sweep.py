@@ -32,7 +32,7 @@ _GAMES: dict = {}
 
 def solve_seed(spec: str, readings: dict, switches: dict, seed: int, how: dict) -> dict:
     """One deal, solved in a worker (the spec is loaded once per process). `how`: the asking
-    options every deal shares — timeout, target, best, a game sampler's options, layout_first."""
+    options every deal shares — timeout, target, best, the deal variables the player fixed (a game's deal options), layout_first."""
     key = (spec, tuple(sorted(readings.items())), tuple(sorted(switches.items())))
     if key not in _GAMES:
         _GAMES[key] = load(spec, readings=readings, switches=switches)

@@ -65,7 +65,7 @@ def add_parser(sub):
 
 
 def _deal_arguments(p):
-    """A game sampler's own options for `--seed` (solvers/games/), e.g. Zoo-ography's --advanced."""
+    """A game's own options for `--seed` (solvers/games/): deal variables the player sets before chance deals the rest, e.g. Zoo-ography's --advanced."""
     for game in games.all_games():
         if hasattr(game, "deal_arguments"):
             game.deal_arguments(p)
@@ -185,7 +185,7 @@ def cmd_sweep(args) -> int:
 
 
 def deal_options(g, args) -> dict:
-    """The options given for a game sampler (solvers/games/): the dealt game's own; another
+    """The deal options given (solvers/games/): the dealt game's own; another
     game's is refused by name rather than ignored."""
     own = games.hooks_for(g)
     out = {}

@@ -48,6 +48,7 @@ class Puzzle:
     layout_generalise: list[str] = field(default_factory=list)  # pins dropped in turn from a refuted layout
     layout_generalise_by: str | None = None  # a domain: then the pins at each of its keys, in turn
     dealt_by: list[str] = field(default_factory=list)  # chance actions that deal a seeded game (solvers/puzzle/deals.py)
+    dealt_with: str | None = None  # a switch on while they deal (what only the dealing reads)
 
 
 def load(loader, raw: dict) -> Puzzle | None:
@@ -82,6 +83,10 @@ def load(loader, raw: dict) -> Puzzle | None:
         if aid not in g.actions:
             loader.err(p + ("dealt_by", i), f"'{aid}' is not an action{suggest(aid, g.actions)}", "puzzle")
             ok = False
+    if raw.get("dealt_with") is not None and (not raw.get("dealt_by") or raw["dealt_with"] not in g.switches):
+        why = "names no switch of the game" if raw.get("dealt_by") else "needs `dealt_by`, the actions dealing under it"
+        loader.err(p + ("dealt_with",), f"'{raw['dealt_with']}' {why}", "puzzle")
+        ok = False
     if raw.get("dealt_by") and g.start is None:
         loader.err(p + ("dealt_by",), "dealing starts from the spec's start state, and it has no `start` section", "puzzle")
         ok = False
@@ -148,7 +153,7 @@ def load(loader, raw: dict) -> Puzzle | None:
     return Puzzle(raw["says"], list(raw["deal"]), finished, score.id, raw["target"], cut.id, goals,
                   list(raw.get("interchangeable", [])), list(raw.get("bound", [])), objectives,
                   list(lf.get("vars", [])), list(lf.get("rules", [])), pin_only,
-                  list(lf.get("generalise", [])), by, list(raw.get("dealt_by", [])))
+                  list(lf.get("generalise", [])), by, list(raw.get("dealt_by", [])), raw.get("dealt_with"))
 
 
 def _deal(loader, raw: dict, p: tuple) -> list:

@@ -97,6 +97,8 @@ def items(game) -> list[Item]:
         if c.given is not None:
             out.append(Item(f"claim {c.id} given", c.params, c.given))
     for a in game.actions.values():
+        if _no_instance(game, a.params):  # no move at all under these switches (Zoo-ography's dealing without `dealing`)
+            continue
         for i, (rid, e) in enumerate(a.requires):
             if rid is not None and game.rules[rid].body is e:
                 continue  # a rule required by id: its own item above is the same expression

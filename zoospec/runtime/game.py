@@ -14,7 +14,7 @@ from ..backends.python import MEMO, PyCompiler, deep_copy, run_statements
 from ..backends.z3 import ZCompiler, ZCtx, apply_writes, zconst
 from ..errors import Loc, StateError
 from ..ir.domains import Domains
-from ..ir.types import BOOL, Type, check_range
+from ..ir.types import BOOL, MapT, Type, check_range
 from ..suggest import suggest
 from .state import SymState, from_json, json_schema, to_json
 
@@ -243,10 +243,15 @@ class Game:
             raise StateError(f"unknown state variable(s): {', '.join(sorted(extra))}")
         out = {}
         for n, t in self.state_types.items():
-            if n not in data:
+            if n not in data and not self._always_empty(t):
                 raise StateError(f"missing state variable {n}")
-            out[n] = from_json(data[n], t, self.domains, n)
+            out[n] = from_json(data.get(n, {}), t, self.domains, n)
         return out
+
+    def _always_empty(self, t) -> bool:
+        """A map over a domain with no values (one only a switch that is off fills): it has one
+        value, the empty map, so a state may leave it out (a record saved before it existed)."""
+        return isinstance(t, MapT) and not self.domains[t.key].atoms
 
     def start_state(self, players: int | None = None) -> dict:
         """A copy of the spec's `start` state; `players` sets the state variable of that name."""
@@ -272,7 +277,7 @@ class Game:
             "title": f"state of {self.title}",
             "type": "object",
             "properties": {n: json_schema(t, self.domains) for n, t in self.state_types.items()},
-            "required": list(self.state_types),
+            "required": [n for n, t in self.state_types.items() if not self._always_empty(t)],
             "additionalProperties": False,
         }
 

@@ -1,9 +1,9 @@
-"""Zoo-ography's Python: the seeded solo deal (`deals.py`) and the multiplayer draft's link to its
-zoos (`draft_deals.py`, `draft_result.py`, and their commands in `commands.py`)."""
+"""Zoo-ography's Python: the multiplayer draft's link to its zoos (`draft_deals.py`,
+`draft_result.py`, and their commands in `commands.py`), and the options of the seeded solo deal
+(the spec's chance actions deal it; the player's choices are set before they do)."""
 from __future__ import annotations
 
 from .commands import commands  # noqa: F401  (a hook: solvers/games/__init__.py)
-from .deals import sample_deal  # noqa: F401  (a hook)
 
 SPEC_IDS = ("zg", "zgd")  # the solo record and the multiplayer draft
 
