@@ -74,10 +74,17 @@ def test_a_deal_comes_from_the_spec_s_chance_actions():
     assert len({tuple(d.values()) for d in decks}) > 10
 
 
-def test_a_deal_option_of_another_game_is_refused(capsys):
-    code = main(["solve", SPEC, "--seed", "1", "--advanced"])
-    assert code == 2
-    assert "another game" in capsys.readouterr().err
+def test_a_deal_variable_set_before_the_dealing_must_be_the_games(capsys):
+    """`--set VAR=VALUE` fixes a deal variable before chance deals the rest (Zoo-ography's advanced
+    game): a variable the game does not deal is refused, naming what it deals, and so is one its
+    chance actions deal themselves (a fixed value would be silently dealt over)."""
+    assert main(["solve", SPEC, "--seed", "1", "--set", "advanced=true"]) == 2
+    assert "advanced: not a deal variable of Pen Pals (it deals deck)" in capsys.readouterr().err
+    deck = {"1": "panda1", "2": "panda2", "3": "lion1", "4": "lion2"}
+    assert main(["solve", SPEC, "--seed", "1", "--set", f"deck={json.dumps(deck)}"]) == 2
+    assert "deck: the dealing of Pen Pals deals it itself; it cannot be set before" in capsys.readouterr().err
+    assert main(["solve", SPEC, "--seed", "1", "--set", "deck"]) == 2
+    assert "--set: expected VAR=VALUE, got 'deck'" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("seed, status, code", [(1, "reachable", 0), (3, "unreachable", 1)])

@@ -3,8 +3,6 @@
 The rule language says almost everything a game is; what it cannot say yet lives here (issue 45:
 it is to become spec data), and nothing outside a game's folder names the game. A game's package
 declares `SPEC_IDS` (the `game.id` of the specs it serves) and any of these hooks:
-- `deal_arguments(parser)` and `deal_options(args) -> dict`: options of `solve --seed`/`sweep`,
-  deal variables the player sets before chance deals the rest (non-empty only when the user gave one);
 - `play_start(game, start, seed, say) -> dict | None`: `play`'s start state when the spec's own
   does not fit the switches that are on;
 - `commands() -> [(name, help, add_arguments, run)]`: subcommands of its own; `run(args)` returns

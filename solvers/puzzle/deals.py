@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 
 from zoospec.errors import InternalError, StateError
+from zoospec.suggest import suggest
 
 from ..moves import legal_moves
 from ..symbolic import broken_invariants
@@ -41,13 +42,14 @@ def chance_deal(game, seed: int, fixed: dict | None = None) -> dict:
     pz = game.puzzle
     unknown = sorted(set(fixed or {}) - set(pz.deal))
     if unknown:
-        raise StateError(f"{', '.join(unknown)}: not a deal variable of {game.title} (it deals {', '.join(pz.deal)})")
+        raise StateError(f"{unknown[0]}: not a deal variable of {game.title}{suggest(unknown[0], pz.deal)} (it deals {', '.join(pz.deal)})")
     dealer = game.with_readings({}, {pz.dealt_with: True}) if pz.dealt_with else game
     rng = random.Random(seed)
     actions = [dealer.action(a) for a in pz.dealt_by]
     state = dealer.start_state()
     if fixed:
         state = dealer.state_from_json({**dealer.state_to_json(state), **fixed})
+        chosen = {v: state[v] for v in fixed}
     for moves_made in range(MOST_MOVES):
         moves = legal_moves(dealer, state, actions)
         if not moves:
@@ -55,6 +57,9 @@ def chance_deal(game, seed: int, fixed: dict | None = None) -> dict:
                 on = [s for s, v in game.switches.items() if v]
                 raise StateError(f"{game.title} deals nothing from a seed{' with ' + ', '.join(on) + ' on' if on else ''}: "
                                  "no dealing action is legal at the start — give a deal file (--deal FILE)")
+            overwritten = sorted(v for v in (fixed or {}) if state[v] != chosen[v])
+            if overwritten:
+                raise StateError(f"{', '.join(overwritten)}: the dealing of {game.title} deals it itself; it cannot be set before")
             return {v: state[v] for v in pz.deal}
         m = rng.choice(moves)
         state = dealer.apply(state, m.action, m.args)

@@ -5,7 +5,8 @@ import json
 import os
 import sys
 
-from zoospec.solvers import games
+import yaml
+
 from zoospec.solvers.play import picture
 from zoospec.solvers.puzzle import deals, portfolio, search as puzzle, sweep
 
@@ -25,7 +26,7 @@ def add_parser(sub):
     which = p.add_mutually_exclusive_group(required=True)
     which.add_argument("--deal", metavar="FILE", help="the deal: a YAML or JSON mapping of the puzzle's deal variables")
     which.add_argument("--seed", type=int, help="deal with this seed instead, as `sweep` does (the deal is printed)")
-    _deal_arguments(p)
+    _set_argument(p)
     p.add_argument("--objectives", action="append", metavar="SLOT=NAME,...",
                    help="put these objectives in the deal (e.g. gold3=cliff,gold2=savanna); the deal rules must still hold")
     p.add_argument("--given", metavar="FILE[:VAR,...]",
@@ -57,18 +58,17 @@ def add_parser(sub):
     w.add_argument("--best", action="store_true", help="the best score of each deal, not only whether the target is reached")
     w.add_argument("--retry-unknown", action="store_true",
                    help="ask again the deals whose answer in --out is unknown (say with a longer --timeout)")
-    _deal_arguments(w)
+    _set_argument(w)
     _how_asked(w, "ask each deal one proposed layout at a time (as solve --layout-first); the default when the puzzle names a layout")
     add_game_choices(w)
     w.add_argument("--json", action="store_true", help="print the summary as JSON")
     w.set_defaults(fn=cmd_sweep)
 
 
-def _deal_arguments(p):
-    """A game's own options for `--seed` (solvers/games/): deal variables the player sets before chance deals the rest, e.g. Zoo-ography's --advanced."""
-    for game in games.all_games():
-        if hasattr(game, "deal_arguments"):
-            game.deal_arguments(p)
+def _set_argument(p):
+    p.add_argument("--set", dest="fixed", action="append", metavar="VAR=VALUE",
+                   help="with --seed: a deal variable the player chooses, set before chance deals the rest; repeatable "
+                        "(Zoo-ography: advanced=true for the advanced game, advanced_layout=true for the layout card's advanced side)")
 
 
 def _how_asked(p, layout_help):
@@ -87,7 +87,7 @@ def cmd_solve(args) -> int:
     if args.deal is not None:
         deal = puzzle.read_deal(g, args.deal)
     else:
-        deal = deals.deal(g, args.seed, deal_options(g, args))
+        deal = deals.deal(g, args.seed, fixed_deal(args.fixed))
     if args.objectives:
         deal = puzzle.with_objectives(g, deal, args.objectives)
     broken = puzzle.deal_problems(g, deal)
@@ -162,7 +162,7 @@ def cmd_sweep(args) -> int:
     seeds = deals.parse_range(args.deals)
     layout_first = puzzle.asks_layout_first(g, None, args.layout_first)  # refused here, once, not by every worker
     summary = sweep.run(str(game_path(args.game)), seeds, args.out, workers=args.workers, scheduler=args.scheduler,
-                        timeout=args.timeout, target=args.target, best=args.best, deal_options=deal_options(g, args), layout_first=layout_first,
+                        timeout=args.timeout, target=args.target, best=args.best, deal_options=fixed_deal(args.fixed), layout_first=layout_first,
                         readings=readings_arg(args.reading), switches=switches_arg(args.switches), retry_unknown=args.retry_unknown,
                         progress=None if args.json else sweep.progress_bar)
     if args.json:
@@ -184,17 +184,17 @@ def cmd_sweep(args) -> int:
     return 0
 
 
-def deal_options(g, args) -> dict:
-    """The deal options given (solvers/games/): the dealt game's own; another
-    game's is refused by name rather than ignored."""
-    own = games.hooks_for(g)
+def fixed_deal(given: list[str] | None) -> dict:
+    """`--set advanced=true --set card=l2`: deal variables and their values (YAML, read safely, so
+    a map can be given whole); whether each is a deal variable of the game, of its type, is the
+    dealing's to say."""
     out = {}
-    for game in games.all_games():
-        if not hasattr(game, "deal_options"):
-            continue
-        given = game.deal_options(args)
-        if given and game is not own:
-            raise StateError(f"{', '.join('--' + k for k in given)}: an option of another game's deal, not of {g.title}")
-        if game is own:
-            out = given
+    for part in (text.strip() for text in given or []):
+        name, eq, value = (s.strip() for s in part.partition("="))
+        if not eq or not name or not value:
+            raise StateError(f"--set: expected VAR=VALUE, got {part!r}")
+        try:
+            out[name] = yaml.safe_load(value)
+        except yaml.YAMLError:
+            raise StateError(f"--set {name}: {value!r} is not a value") from None
     return out
