@@ -296,7 +296,7 @@ def _corpus(game, index: dict, seed: int, timeout, progress, budget):
                              "fails" if rule.kind != "scoring" else "second": {"state": j(s2), "expected": v2}})
         yield rule.id, fixtures
     for action in game.actions.values():
-        if spent(action.id):
+        if spent(action.id) or not game.has_instances(action.params):  # no move at all under these switches
             continue
         if progress:
             progress(f"fixtures for {action.id}")

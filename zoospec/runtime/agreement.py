@@ -86,18 +86,18 @@ def items(game) -> list[Item]:
     under the switch that fills the domain, where it is a changed item."""
     out = []
     for r in game.rules.values():
-        if r.body is not None and not _passes_through(game, r.params, r.body) and not _no_instance(game, r.params):
+        if r.body is not None and not _passes_through(game, r.params, r.body) and game.has_instances(r.params):
             out.append(Item(f"rule {r.id}", r.params, r.body))
     for name, (pnames, body) in game.defines.items():
         sig = game.define_sigs[name]
-        if all(_finite(t, game) for _, t in sig.params) and not _no_instance(game, sig.params):
+        if all(_finite(t, game) for _, t in sig.params) and game.has_instances(sig.params):
             out.append(Item(f"define {name}", sig.params, body))
     for c in game.claims.values():
         out.append(Item(f"claim {c.id}", c.params, c.body))
         if c.given is not None:
             out.append(Item(f"claim {c.id} given", c.params, c.given))
     for a in game.actions.values():
-        if _no_instance(game, a.params):  # no move at all under these switches (Zoo-ography's dealing without `dealing`)
+        if not game.has_instances(a.params):  # no move at all under these switches
             continue
         for i, (rid, e) in enumerate(a.requires):
             if rid is not None and game.rules[rid].body is e:
@@ -107,11 +107,6 @@ def items(game) -> list[Item]:
             out.append(Item(f"action {a.id} ensure", a.params, game.ensure_expr(a.id)))
         out.append(Item(f"action {a.id} effect", a.params, None, a.id))
     return out
-
-
-def _no_instance(game, params) -> bool:
-    """Whether some parameter ranges over an empty domain."""
-    return any((d := game.domains.of_type(t)) is not None and len(d) == 0 for _, t in params)
 
 
 def _passes_through(game, params, expr) -> bool:

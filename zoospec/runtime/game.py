@@ -248,6 +248,11 @@ class Game:
             out[n] = from_json(data.get(n, {}), t, self.domains, n)
         return out
 
+    def has_instances(self, params) -> bool:
+        """Whether parameters of these types can be bound at all: none ranges over an empty domain
+        (one only a switch that is off fills — Zoo-ography's dealing without `dealing`)."""
+        return not any((d := self.domains.of_type(t)) is not None and len(d) == 0 for _, t in params)
+
     def _always_empty(self, t) -> bool:
         """A map over a domain with no values (one only a switch that is off fills): it has one
         value, the empty map, so a state may leave it out (a record saved before it existed)."""
