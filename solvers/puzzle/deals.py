@@ -10,6 +10,7 @@ spec's deal rules in the Python back end: dealing actions that drift from the ru
 from __future__ import annotations
 
 import random
+import weakref
 
 from zoospec.errors import InternalError, StateError
 from zoospec.suggest import suggest
@@ -35,6 +36,19 @@ def deal(game, seed: int, fixed: dict | None = None) -> dict:
     return d
 
 
+# game -> the same game under its puzzle's `dealt_with` switch, loaded once: a sweep deals seed
+# after seed from one game, and loading the spec again was most of a deal's time (0.13 of 0.16 s)
+_DEALERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _dealer(game):
+    if not game.puzzle.dealt_with:
+        return game
+    if game not in _DEALERS:
+        _DEALERS[game] = game.with_readings({}, {game.puzzle.dealt_with: True})
+    return _DEALERS[game]
+
+
 def chance_deal(game, seed: int, fixed: dict | None = None) -> dict:
     """Play the puzzle's dealing actions from the start state (with `fixed` set first), each move
     chosen uniformly among the legal ones (moves listed in action and domain order, so a seed
@@ -43,7 +57,7 @@ def chance_deal(game, seed: int, fixed: dict | None = None) -> dict:
     unknown = sorted(set(fixed or {}) - set(pz.deal))
     if unknown:
         raise StateError(f"{unknown[0]}: not a deal variable of {game.title}{suggest(unknown[0], pz.deal)} (it deals {', '.join(pz.deal)})")
-    dealer = game.with_readings({}, {pz.dealt_with: True}) if pz.dealt_with else game
+    dealer = _dealer(game)
     rng = random.Random(seed)
     actions = [dealer.action(a) for a in pz.dealt_by]
     state = dealer.start_state()
