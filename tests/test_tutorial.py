@@ -27,7 +27,7 @@ def steps() -> list[tuple[str, list[str]]]:
 
 
 def test_the_tutorial_has_its_steps():
-    assert [cmd.split()[1] for cmd, _ in steps()] == ["validate", "check", "ambiguities", "play", "solve",
+    assert [cmd.split()[1] for cmd, _ in steps()] == ["validate", "check", "ambiguities", "deal", "play", "play", "solve",
                                                       "fixtures", "conform", "tour"]
 
 

@@ -68,11 +68,11 @@ def questions_of(game: str, path: str) -> list[Question]:
 
 
 def _plays(data: dict) -> bool:
-    """Whether the spec has moves of play: actions beyond those dealing its puzzle, whose dealing
-    ends exactly when none is legal — a dead end there is how it is meant to stop."""
+    """Whether the spec has moves of play: actions beyond those of its `dealing`, which ends
+    exactly when none is legal — a dead end there is how it is meant to stop."""
     actions = data.get("actions") or []
-    puzzle = data.get("puzzle") if isinstance(data.get("puzzle"), dict) else {}
-    dealing = set(puzzle.get("dealt_by") or []) if isinstance(puzzle.get("dealt_by"), list) else set()
+    section = data.get("dealing") if isinstance(data.get("dealing"), dict) else {}
+    dealing = set(section.get("by") or []) if isinstance(section.get("by"), list) else set()
     return any(not (isinstance(a, dict) and a.get("id") in dealing) for a in actions)
 
 

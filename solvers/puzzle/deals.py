@@ -1,84 +1,34 @@
 """Seeded deals for a puzzle: what chance decides at setup.
 
-A spec says how it is dealt with chance actions (`puzzle.dealt_by`): from the start state, chance
-takes one of their legal moves at a time, each equally likely under a seeded generator, until none
-is legal; the deal is read off the state that leaves. While they deal, the puzzle's `dealt_with`
-switch is on: what only the dealing reads (how far it has got) lives in maps over a domain that
-switch fills, so the record the deal is solved in holds none of it. The deal is judged by the
-spec's deal rules in the Python back end: dealing actions that drift from the rules fail loudly.
+The spec's `dealing` section deals a game from its start state (solvers/dealing.py); the deal is
+the puzzle's deal variables read off the state it leaves, judged by the spec's deal rules.
 """
 from __future__ import annotations
 
-import random
-import weakref
-
-from zoospec.errors import InternalError, StateError
+from zoospec.errors import StateError
 from zoospec.suggest import suggest
 
-from ..moves import legal_moves
+from ..dealing import deal_state
 from ..symbolic import broken_invariants
-
-# a dealing that has not stopped after this many moves is a spec whose dealing actions stay legal
-MOST_MOVES = 100_000
 
 
 def deal(game, seed: int, fixed: dict | None = None) -> dict:
-    """The deal of `seed`: the puzzle's deal variables. `fixed`: deal variables the player sets
-    before chance deals the rest (e.g. Zoo-ography's advanced game: `{"advanced": True}`)."""
-    if game.puzzle is None or not game.puzzle.dealt_by:
-        raise StateError(f"{game.title} says no way to deal from a seed (no `dealt_by` in its puzzle): give deal files instead")
-    d = chance_deal(game, seed, fixed or {})
-    state = dict(game.start_state() if game.start is not None else {})
-    state.update(d)
-    broken = broken_invariants(game, state, f"{game.id}.deal.")
-    if broken:
-        raise InternalError(f"deal {seed} breaks {', '.join(broken)}: the dealing actions and the rules disagree")
-    return d
-
-
-# game -> the same game under its puzzle's `dealt_with` switch, loaded once: a sweep deals seed
-# after seed from one game, and loading the spec again was most of a deal's time (0.13 of 0.16 s)
-_DEALERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def _dealer(game):
-    if not game.puzzle.dealt_with:
-        return game
-    if game not in _DEALERS:
-        _DEALERS[game] = game.with_readings({}, {game.puzzle.dealt_with: True})
-    return _DEALERS[game]
-
-
-def chance_deal(game, seed: int, fixed: dict | None = None) -> dict:
-    """Play the puzzle's dealing actions from the start state (with `fixed` set first), each move
-    chosen uniformly among the legal ones (moves listed in action and domain order, so a seed
-    always deals the same), under the puzzle's `dealt_with` switch."""
+    """The deal of `seed`: the puzzle's deal variables as the spec's dealing leaves them.
+    `fixed`: deal variables the player sets before chance deals the rest (e.g. Zoo-ography's
+    advanced game: `{"advanced": True}`)."""
     pz = game.puzzle
+    if pz is None or game.dealing is None:
+        raise StateError(f"{game.title} says no way to deal from a seed (no `dealing` section): give deal files instead")
     unknown = sorted(set(fixed or {}) - set(pz.deal))
     if unknown:
         raise StateError(f"{unknown[0]}: not a deal variable of {game.title}{suggest(unknown[0], pz.deal)} (it deals {', '.join(pz.deal)})")
-    dealer = _dealer(game)
-    rng = random.Random(seed)
-    actions = [dealer.action(a) for a in pz.dealt_by]
-    state = dealer.start_state()
-    if fixed:
-        state = dealer.state_from_json({**dealer.state_to_json(state), **fixed})
-        chosen = {v: state[v] for v in fixed}
-    for moves_made in range(MOST_MOVES):
-        moves = legal_moves(dealer, state, actions)
-        if not moves:
-            if not moves_made:
-                on = [s for s, v in game.switches.items() if v]
-                raise StateError(f"{game.title} deals nothing from a seed{' with ' + ', '.join(on) + ' on' if on else ''}: "
-                                 "no dealing action is legal at the start — give a deal file (--deal FILE)")
-            overwritten = sorted(v for v in (fixed or {}) if state[v] != chosen[v])
-            if overwritten:
-                raise StateError(f"{', '.join(overwritten)}: the dealing of {game.title} deals it itself; it cannot be set before")
-            return {v: state[v] for v in pz.deal}
-        m = rng.choice(moves)
-        state = dealer.apply(state, m.action, m.args)
-    raise StateError(f"dealing {game.title} did not stop after {MOST_MOVES} moves of {', '.join(pz.dealt_by)}: "
-                     f"some dealing action stays legal")
+    d = {v: x for v, x in deal_state(game, seed, fixed=fixed).items() if v in pz.deal}
+    state = dict(game.start_state())
+    state.update(d)
+    broken = broken_invariants(game, state, f"{game.id}.deal.")
+    if broken:
+        raise StateError(f"{game.title}: deal {seed} breaks {', '.join(broken)}: the spec's dealing actions and its rules disagree")
+    return d
 
 
 class Seeds:

@@ -10,7 +10,7 @@ import json
 import sys
 from pathlib import Path
 
-from zoospec.solvers import games, traces
+from zoospec.solvers import dealing, games, traces
 from zoospec.solvers.analysis import ambiguity, claims, coverage, fixtures
 from zoospec.solvers.play import picture, playout as playing
 from zoospec.solvers.puzzle import search as puzzle
@@ -340,8 +340,12 @@ def cmd_play(args) -> int:
     if args.state and args.players is not None:
         raise StateError("give either --state or --players (the spec's start state for that many players), not both")
     start = read_state(g, args.state, args.over_start, args.unchecked) if args.state else g.start_state(args.players)
-    hooks = games.hooks_for(g)
-    if not args.state and hooks is not None and hasattr(hooks, "play_start"):  # a game's own setup (solvers/games/)
+    if not args.state and dealing.deals_play(g):  # the spec's start holds none of what these switches bring
+        start = dealing.dealt_start(g, args.seed, args.players)
+        if not args.json:
+            on = ", ".join(s for s, v in g.switches.items() if v)
+            print(f"(the start is dealt from seed {args.seed} by the spec's dealing, as it says to with {on}: zoospec deal shows it)")
+    elif not args.state and (hooks := games.hooks_for(g)) is not None and hasattr(hooks, "play_start"):  # a game's own setup
         drawn = hooks.play_start(g, start, args.seed, say=lambda msg: None if args.json else print(msg))
         start = drawn if drawn is not None else start
     if args.interactive and args.json:

@@ -19,7 +19,7 @@ from ..errors import SpecError, Undefined
 from ..front.loader import load, load_named
 from ..front.output import emit
 from ..suggest import suggest
-from . import analysis as cli_analysis, conform as cli_conform, pack as cli_pack, solve as cli_solve, tour as cli_tour
+from . import analysis as cli_analysis, conform as cli_conform, deal as cli_deal, pack as cli_pack, solve as cli_solve, tour as cli_tour
 from .options import add_game_choices
 
 
@@ -199,6 +199,7 @@ def main(argv: list[str] | None = None) -> int:
     sc.set_defaults(fn=cmd_score)
     cli_pack.add_parser(sub)
     cli_analysis.add_parsers(sub)
+    cli_deal.add_parser(sub)
     cli_solve.add_parser(sub)
     cli_tour.add_parsers(sub)
     cli_conform.add_parser(sub)

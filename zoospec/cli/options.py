@@ -5,6 +5,8 @@ import argparse
 import os
 from pathlib import Path
 
+import yaml
+
 from ..engines import dump
 from ..errors import StateError
 from ..front.output import emit
@@ -16,6 +18,29 @@ def add_game_choices(p):
     p.add_argument("--reading", action="append", metavar="ID=CHOICE", help="choose a reading (repeatable)")
     p.add_argument("--with", dest="switches", action="append", metavar="SWITCH,...",
                    help="turn on variants or expansions (the spec's switches)")
+
+
+def add_set(p):
+    """`--set VAR=VALUE`: a variable the player chooses, set before chance deals the rest."""
+    p.add_argument("--set", dest="fixed", action="append", metavar="VAR=VALUE",
+                   help="with --seed: a deal variable the player chooses, set before chance deals the rest; repeatable "
+                        "(Zoo-ography: advanced=true for the advanced game, advanced_layout=true for the layout card's advanced side)")
+
+
+def fixed_deal(given: list[str] | None) -> dict:
+    """`--set advanced=true --set card=l2`: deal variables and their values (YAML, read safely, so
+    a map can be given whole); whether each is a deal variable of the game, of its type, is the
+    dealing's to say."""
+    out = {}
+    for part in (text.strip() for text in given or []):
+        name, eq, value = (s.strip() for s in part.partition("="))
+        if not eq or not name or not value:
+            raise StateError(f"--set: expected VAR=VALUE, got {part!r}")
+        try:
+            out[name] = yaml.safe_load(value)
+        except yaml.YAMLError:
+            raise StateError(f"--set {name}: {value!r} is not a value") from None
+    return out
 
 
 def check_writable(**paths):

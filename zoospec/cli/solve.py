@@ -5,8 +5,6 @@ import json
 import os
 import sys
 
-import yaml
-
 from zoospec.solvers.play import picture
 from zoospec.solvers.puzzle import deals, portfolio, search as puzzle, sweep
 
@@ -17,7 +15,7 @@ from ..front.catalog import game_path, readings_arg, switches_arg
 from ..front.loader import load_named
 from ..front.output import emit
 from .analysis import guarded
-from .options import add_dump_smt2, add_game_choices, at_least, check_writable, positive, start_dump
+from .options import add_dump_smt2, add_game_choices, add_set, at_least, check_writable, fixed_deal, positive, start_dump
 
 
 def add_parser(sub):
@@ -26,7 +24,7 @@ def add_parser(sub):
     which = p.add_mutually_exclusive_group(required=True)
     which.add_argument("--deal", metavar="FILE", help="the deal: a YAML or JSON mapping of the puzzle's deal variables")
     which.add_argument("--seed", type=int, help="deal with this seed instead, as `sweep` does (the deal is printed)")
-    _set_argument(p)
+    add_set(p)
     p.add_argument("--objectives", action="append", metavar="SLOT=NAME,...",
                    help="put these objectives in the deal (e.g. gold3=cliff,gold2=savanna); the deal rules must still hold")
     p.add_argument("--given", metavar="FILE[:VAR,...]",
@@ -58,17 +56,11 @@ def add_parser(sub):
     w.add_argument("--best", action="store_true", help="the best score of each deal, not only whether the target is reached")
     w.add_argument("--retry-unknown", action="store_true",
                    help="ask again the deals whose answer in --out is unknown (say with a longer --timeout)")
-    _set_argument(w)
+    add_set(w)
     _how_asked(w, "ask each deal one proposed layout at a time (as solve --layout-first); the default when the puzzle names a layout")
     add_game_choices(w)
     w.add_argument("--json", action="store_true", help="print the summary as JSON")
     w.set_defaults(fn=cmd_sweep)
-
-
-def _set_argument(p):
-    p.add_argument("--set", dest="fixed", action="append", metavar="VAR=VALUE",
-                   help="with --seed: a deal variable the player chooses, set before chance deals the rest; repeatable "
-                        "(Zoo-ography: advanced=true for the advanced game, advanced_layout=true for the layout card's advanced side)")
 
 
 def _how_asked(p, layout_help):
@@ -182,19 +174,3 @@ def cmd_sweep(args) -> int:
               file=sys.stderr)
         return 130
     return 0
-
-
-def fixed_deal(given: list[str] | None) -> dict:
-    """`--set advanced=true --set card=l2`: deal variables and their values (YAML, read safely, so
-    a map can be given whole); whether each is a deal variable of the game, of its type, is the
-    dealing's to say."""
-    out = {}
-    for part in (text.strip() for text in given or []):
-        name, eq, value = (s.strip() for s in part.partition("="))
-        if not eq or not name or not value:
-            raise StateError(f"--set: expected VAR=VALUE, got {part!r}")
-        try:
-            out[name] = yaml.safe_load(value)
-        except yaml.YAMLError:
-            raise StateError(f"--set {name}: {value!r} is not a value") from None
-    return out

@@ -16,7 +16,7 @@ from ..ir.types import BOOL, INT, AtomT, BoolT, IntT, Type, TypeSyntaxError, par
 from ..runtime.game import Action, Cite, Claim, FinalScore, Game, NonNormative, Reading, Rule
 from ..runtime.state import from_json, state_type_ok, zero
 from ..suggest import suggest
-from . import packing, picture as views, puzzle
+from . import dealing, packing, picture as views, puzzle
 from .build import LocMap, LocatedError, Scope, Signature, build_expr, build_stmts
 from .catalog import game_path, readings_arg, switches_arg
 from .schema import validate
@@ -137,6 +137,8 @@ class Loader:
             g.packing = packing.load(self, data["packing"])
         if "picture" in data:
             g.views = views.load(self, data["picture"])
+        if "dealing" in data:
+            g.dealing = dealing.load(self, data["dealing"])
         if "puzzle" in data:
             g.puzzle = puzzle.load(self, data["puzzle"])
         for name in self.want_readings:
@@ -498,7 +500,8 @@ class Loader:
             sc = self.scope(dict(params))
             requires, ok = self._conditions(a.get("require", []), p, "require", params, sc, aid)
             ensures, ok2 = self._conditions(a.get("ensure", []), p, "ensure", params, sc, aid)
-            effect, ok = [], ok and ok2
+            weight = self.expr(a["weight"], p + ("weight",), sc, aid, INT) if "weight" in a else None
+            effect, ok = [], ok and ok2 and ("weight" not in a or weight is not None)
             for j, text in enumerate(a.get("effect", [])):
                 pj = p + ("effect", j)
                 if RULE_ID.match(text.strip()):
@@ -520,7 +523,7 @@ class Loader:
                     effect.extend(s)
             if ok:
                 self.g.actions[aid] = Action(aid, a["says"], self.cite(a.get("cite"), p), params, requires, tuple(effect),
-                                             self.doc.loc(p, aid), ensures)
+                                             self.doc.loc(p, aid), ensures, weight)
         self.resolve_cans()
 
     def _conditions(self, raw, p, field, params, sc, aid):

@@ -47,8 +47,6 @@ class Puzzle:
     layout_pin_only: dict = field(default_factory=dict)  # var -> ([(key, type)], where): pinned only where it holds
     layout_generalise: list[str] = field(default_factory=list)  # pins dropped in turn from a refuted layout
     layout_generalise_by: str | None = None  # a domain: then the pins at each of its keys, in turn
-    dealt_by: list[str] = field(default_factory=list)  # chance actions that deal a seeded game (solvers/puzzle/deals.py)
-    dealt_with: str | None = None  # a switch on while they deal (what only the dealing reads)
 
 
 def load(loader, raw: dict) -> Puzzle | None:
@@ -79,17 +77,6 @@ def load(loader, raw: dict) -> Puzzle | None:
         loader.err(p + ("cut",), f"'{raw['cut']}' is not an effect rule with one parameter", "puzzle", about=raw["cut"])
         ok = False
     ok = _invariants(loader, raw.get("bound", []), p + ("bound",)) and ok
-    for i, aid in enumerate(raw.get("dealt_by", [])):
-        if aid not in g.actions:
-            loader.err(p + ("dealt_by", i), f"'{aid}' is not an action{suggest(aid, g.actions)}", "puzzle")
-            ok = False
-    if raw.get("dealt_with") is not None and (not raw.get("dealt_by") or raw["dealt_with"] not in g.switches):
-        why = "names no switch of the game" if raw.get("dealt_by") else "needs `dealt_by`, the actions dealing under it"
-        loader.err(p + ("dealt_with",), f"'{raw['dealt_with']}' {why}", "puzzle")
-        ok = False
-    if raw.get("dealt_by") and g.start is None:
-        loader.err(p + ("dealt_by",), "dealing starts from the spec's start state, and it has no `start` section", "puzzle")
-        ok = False
     lf = raw.get("layout_first", {})
     for i, name in enumerate(lf.get("vars", [])):
         if name not in g.state_types or name in raw.get("deal", []):
@@ -153,7 +140,7 @@ def load(loader, raw: dict) -> Puzzle | None:
     return Puzzle(raw["says"], list(raw["deal"]), finished, score.id, raw["target"], cut.id, goals,
                   list(raw.get("interchangeable", [])), list(raw.get("bound", [])), objectives,
                   list(lf.get("vars", [])), list(lf.get("rules", [])), pin_only,
-                  list(lf.get("generalise", [])), by, list(raw.get("dealt_by", [])), raw.get("dealt_with"))
+                  list(lf.get("generalise", [])), by)
 
 
 def _deal(loader, raw: dict, p: tuple) -> list:

@@ -72,7 +72,7 @@ def terms_of(v, out: list) -> list:
 
 @dataclass
 class Item:
-    """Something with a body to test: a rule, define, claim, action requirement or action effect."""
+    """Something with a body to test: a rule, define, claim, or an action's requirement, weight or effect."""
 
     label: str
     params: list[tuple[str, Type]]
@@ -103,6 +103,8 @@ def items(game) -> list[Item]:
             if rid is not None and game.rules[rid].body is e:
                 continue  # a rule required by id: its own item above is the same expression
             out.append(Item(f"action {a.id} require {rid or i}", a.params, e))
+        if a.weight is not None:  # how likely chance takes the move: read by the dealing
+            out.append(Item(f"action {a.id} weight", a.params, a.weight))
         if a.ensures:  # read after the effect: the effect and the rules together
             out.append(Item(f"action {a.id} ensure", a.params, game.ensure_expr(a.id)))
         out.append(Item(f"action {a.id} effect", a.params, None, a.id))

@@ -84,6 +84,7 @@ class Action:
     effect: tuple[ir.Stmt, ...]
     loc: Loc
     ensures: list[tuple[str | None, ir.Expr]] = field(default_factory=list)  # read on the state after the effect
+    weight: ir.Expr | None = None  # how likely chance takes a move of it when it deals (None: 1)
 
 
 @dataclass
@@ -151,6 +152,7 @@ class Game:
         self.start: dict | None = None  # the `start` section as a state (plain values for what it leaves out)
         self.final_scores: list[FinalScore] = []  # the `final_score` entries, in order
         self.views: tuple = ()  # the `picture` section (zoospec/front/picture.py), drawn by solvers/play/picture.py
+        self.dealing = None  # the `dealing` section (zoospec/front/dealing.py), played by solvers/dealing.py
         self.puzzle = None  # the `puzzle` section (zoospec/front/puzzle.py), answered by solvers/puzzle/search.py
         self._py = None
         self._z3 = None
@@ -243,7 +245,7 @@ class Game:
             raise StateError(f"unknown state variable(s): {', '.join(sorted(extra))}")
         out = {}
         for n, t in self.state_types.items():
-            if n not in data and not self._always_empty(t):
+            if n not in data and not self.always_empty(t):
                 raise StateError(f"missing state variable {n}")
             out[n] = from_json(data.get(n, {}), t, self.domains, n)
         return out
@@ -253,7 +255,7 @@ class Game:
         (one only a switch that is off fills — Zoo-ography's dealing without `dealing`)."""
         return not any((d := self.domains.of_type(t)) is not None and len(d) == 0 for _, t in params)
 
-    def _always_empty(self, t) -> bool:
+    def always_empty(self, t) -> bool:
         """A map over a domain with no values (one only a switch that is off fills): it has one
         value, the empty map, so a state may leave it out (a record saved before it existed)."""
         return isinstance(t, MapT) and not self.domains[t.key].atoms
@@ -282,7 +284,7 @@ class Game:
             "title": f"state of {self.title}",
             "type": "object",
             "properties": {n: json_schema(t, self.domains) for n, t in self.state_types.items()},
-            "required": [n for n, t in self.state_types.items() if not self._always_empty(t)],
+            "required": [n for n, t in self.state_types.items() if not self.always_empty(t)],
             "additionalProperties": False,
         }
 
