@@ -3,7 +3,7 @@ heaviest rules.
 
     python bench/zoo_parque.py [--games 5] [--players 2 3 4]
 
-Plays seeded games on fresh domino sets for each player count (Python back end: listing every
+Plays seeded games on domino sets dealt by the spec for each player count (Python back end: listing every
 legal move at every state), replays the first of each through the Z3 back end, and compiles the
 rules whose Z3 form labels the whole map (claimed Areas, Exhibits, "nothing can be placed").
 """
@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT))
 from zoospec import load  # noqa: E402
 from zoospec.runtime.agreement import Compiled, items  # noqa: E402
 from zoospec.solvers import traces  # noqa: E402
-from zoospec.solvers.games.zoo_parque import dominoes
+from zoospec.solvers.dealing import dealt_start  # noqa: E402
 from zoospec.solvers.play import playout as play
 
 SPEC = ROOT / "spec" / "zoo-parque.yaml"
@@ -38,7 +38,7 @@ def main():
         secs, moves, first = [], [], None
         for seed in range(1, args.games + 1):
             t0 = time.monotonic()
-            r = play.play(g, dominoes.start_with(g, seed, n), seed=seed, max_steps=3000)
+            r = play.play(g, dealt_start(g, seed, n), seed=seed, max_steps=3000)
             secs.append(time.monotonic() - t0)
             moves.append(len(r.trace.steps))
             first = first or r.trace

@@ -2,7 +2,7 @@
 and every expansion, Zooperative at its last level) and games with a Feed Phase (Feeding; Feeding
 with Unnatural Utilities' food owed) play to their end with every move legal under both back ends;
 Exhibits found by the spec match a brute-force flood fill on generated maps, through both back ends;
-domino sets drawn from seeds keep the set rules."""
+domino sets printed from seeds by the spec's dealing keep the set rules."""
 import json
 import random
 from functools import lru_cache
@@ -13,12 +13,12 @@ from hypothesis import given, settings, strategies as st
 from test_whole_games import assert_legal_under_both_back_ends
 
 from zoospec.cli.main import main
-from zoospec.errors import InternalError
+from zoospec.errors import StateError
 from zoospec.front.loader import load_named
 from zoospec.front.yamlload import load_file
 from zoospec.runtime.agreement import Compiled, Item, forward
 from zoospec.runtime.state import merged
-from zoospec.solvers.games.zoo_parque import dominoes
+from zoospec.solvers import dealing
 from zoospec.solvers.play import playout as play
 
 SPEC = str(ROOT / "spec" / "zoo-parque.yaml")
@@ -33,7 +33,7 @@ EVERY = {"harder": True, "competitive": True, "feeding": True, "strong_species":
 def _seeded_game(players: int, every: bool):
     """The seeded game of `players`, with every switch on or none (played once per process)."""
     g = game(SPEC).with_readings({}, EVERY) if every else game(SPEC)
-    start = dominoes.start_with(g, players, players)
+    start = dealing.dealt_start(g, players, players)
     if every:
         start["level"] = 8  # Zooperative: the campaign's last level, eight cards, three left to replace them
     return play.play(g, start, seed=players, max_steps=2000)
@@ -295,33 +295,49 @@ def test_areas_with_the_new_terrain_match_a_flood_fill_in_both_back_ends(reading
 
 
 # ---------------------------------------------------------------- domino sets and the commands
-def test_a_domino_set_is_drawn_from_its_seed_and_keeps_the_set_rules():
+def _printed(g, seed):
+    return dealing.dealt_start(g, seed)["dom"]
+
+
+def test_a_domino_set_is_printed_from_its_seed_and_keeps_the_set_rules(monkeypatch):
+    """The spec's `dealing` prints a set (`zp.print.*`, under `printing`): the same for a seed,
+    a quarter TOP dominoes whose bare half brings an animal, animals where they can be played."""
     g = game(SPEC)
-    a, b, c = (dominoes.domino_set(g, s) for s in (4, 4, 5))
+    a, b, c = (_printed(g, s) for s in (4, 4, 5))
     assert a == b and a != c
     tops = [d for d, h in a.items() if "empty" in (h[1]["ground"], h[2]["ground"])]
     assert len(tops) == 9 and all(a[d][1]["animal"] != "no_animal" or a[d][2]["animal"] != "no_animal" for d in tops)
     passport = g.consts["passport"][1]
     assert all(h["ground"] in passport[h["animal"]]["likes"] for d in a.values() for h in d.values()
                if h["animal"] != "no_animal" and h["ground"] != "empty")   # printed where it can be played
-    bad = dict(a)
-    bad[1] = {1: {**a[1][1], "ground": "empty"}, 2: {**a[1][2], "ground": "empty"}}
-    with pytest.raises(InternalError, match="zp.set.background"):
-        dominoes._judge(g, 0, bad)
+    assert all(h["animal"] == "no_animal" and not h["food"] for d in a.values() for h in d.values() if h["ground"] == "path")
     assert {h["stall"] for d in a.values() for h in d.values()} == {"no_stall"}   # stalls come with an expansion
+    assert dealing.dealt_start(g, 4)["printing_at"] == {}   # the printing's own progress is not the game's
+    printed = dealing.deal_state
+
+    def drifted(*args, **kw):  # dealing actions that print a domino with no background
+        state = printed(*args, **kw)
+        state["dom"][1] = {1: {**state["dom"][1][1], "ground": "empty"}, 2: {**state["dom"][1][2], "ground": "empty"}}
+        return state
+    monkeypatch.setattr(dealing, "deal_state", drifted)
+    with pytest.raises(StateError, match="zp.set.background: the spec's dealing actions and its rules disagree"):
+        dealing.dealt_start(g, 4)
 
 
-def test_a_set_is_drawn_with_the_odds_the_spec_gives():
-    """The generator's odds are spec data (`print_odds`, assumed): a designer who prints no TOP
-    dominoes and no fences, and food on every half, gets such a set from every seed."""
+def test_a_set_is_printed_with_the_odds_the_spec_gives():
+    """The odds are spec data (`print_odds`, assumed) read by the dealing actions' weights: a
+    designer who prints no TOP dominoes and no fences, and food on every half, gets such a set."""
     g = game(SPEC)
     odds = {**g.consts["print_odds"][1], "top": 0, "fence": 0, "inner_fence": 0, "food": 100}
-    a = dominoes.domino_set(g.with_constants({"print_odds": odds}), 4)
+    a = _printed(g.with_constants({"print_odds": odds}), 4)
     halves = [h for d in a.values() for h in d.values()]
     assert "empty" not in {h["ground"] for h in halves}
     assert {h[s] for h in halves for s in "nesw"} == {"no_fence"}
     assert all(h["food"] for h in halves if h["ground"] != "path")
-    assert a != dominoes.domino_set(g, 4)
+    assert a != _printed(g, 4)
+    # every animal printed on a terrain, every half a path: the weights decide, not the order
+    a = _printed(g.with_constants({"print_odds": {**odds, "animal": 100, "path": 100}}), 4)
+    assert {h["ground"] for d in a.values() for h in d.values()} == {"path"}
 
 
 def test_with_unnatural_utilities_random_games_play_extinct_animals_only_after_a_research_lab():
@@ -331,7 +347,7 @@ def test_with_unnatural_utilities_random_games_play_extinct_animals_only_after_a
     passport = g.consts["passport"][1]
     extinct_played = 0
     for seed in (1, 2, 3):
-        result = play.play(g, dominoes.start_with(g, seed, 2), seed=seed, max_steps=2000)
+        result = play.play(g, dealing.dealt_start(g, seed, 2), seed=seed, max_steps=2000)
         dom = result.trace.states[-1]["dom"]
         placed = [s.args["d"] for s in result.trace.steps if s.action == "zp.place"]
         lab = [i for i, d in enumerate(placed) if any(h["stall"] == "research_lab" for h in dom[d].values())]
@@ -343,28 +359,28 @@ def test_with_unnatural_utilities_random_games_play_extinct_animals_only_after_a
 
 def test_with_unnatural_utilities_a_set_brings_research_labs_on_paths_and_extinct_animals():
     g = game(SPEC).with_readings({}, {"unnatural_utilities": True})
-    a = dominoes.domino_set(g, 4)
+    a = _printed(g, 4)
     labs = [h for d in a.values() for h in d.values() if h["stall"] == "research_lab"]
     assert labs and all(h["ground"] == "path" for h in labs)
     passport = g.consts["passport"][1]
     assert any(passport[h["animal"]]["extinct"] for d in a.values() for h in d.values())
     assert {h["ground"] for d in a.values() for h in d.values()} >= {"wild"}
-    assert dominoes.domino_set(game(SPEC), 4) != a   # the base set of the same seed has none of it
+    assert _printed(game(SPEC), 4) != a   # the base set of the same seed has none of it
 
 
 def test_the_commands_draw_a_set_play_it_with_the_variants_and_score_a_map(tmp_path, capsys):
     start = tmp_path / "start.json"
-    assert main(["dominoes", "--seed", "3", "--players", "3", "--out", str(start)]) == 0
+    assert main(["deal", "zoo-parque", "--seed", "3", "--players", "3", "--out", str(start)]) == 0
     out = capsys.readouterr().out
-    assert "36 dominoes, 9 TOP and 27 BOTTOM" in out and "tundra" not in out
-    assert main(["dominoes", "--seed", "3", "--with", "strong_species"]) == 0
+    assert "dom: 72 entries" in out and " empty 9" in out and "tundra" not in out
+    assert main(["deal", "zoo-parque", "--seed", "3", "--with", "strong_species"]) == 0
     out = capsys.readouterr().out   # the expansion's terrain and (assumed) animals come with it
-    assert "tundra" in out and "polar_bear" in out and "stalls:" not in out
-    assert main(["dominoes", "--seed", "3", "--with", "unnatural_utilities"]) == 0
+    assert "tundra" in out and any(a in out for a in ("polar_bear", "walrus", "musk_ox", "penguin")) and "research_lab" not in out
+    assert main(["deal", "zoo-parque", "--seed", "3", "--with", "unnatural_utilities"]) == 0
     out = capsys.readouterr().out   # the Research Labs a set holds are counted
-    assert "  stalls: research_lab " in out and "wild" in out and "mammoth" in out
+    assert "research_lab " in out and "wild" in out and any(a in out for a in ("dodo", "mammoth", "sabre_tooth"))
     assert main(["play", "zoo-parque", "--seed", "3", "--with", "strong_species", "--quiet", "--json"]) == 0
-    dom = json.loads(capsys.readouterr().out)["final"]["dom"]   # no --state: a set is drawn with the expansion's dominoes
+    dom = json.loads(capsys.readouterr().out)["final"]["dom"]   # no --state: a set is printed with the expansion's dominoes
     assert any(h["ground"] == "tundra" for d in dom.values() for h in d.values())
     assert json.loads(start.read_text())["players"] == 3
     assert main(["play", "zoo-parque", "--state", str(start), "--seed", "2", "--with", "harder", "--quiet", "--json"]) == 0
@@ -400,7 +416,7 @@ def test_nobody_ever_has_to_lift_a_domino():
     from zoospec.solvers.analysis import claims, independence
     g = game(SPEC)
     v = claims.check(g, g.claims["zp.claim.never-lift"], timeout=60)
-    assert v.verdict == "holds" and v.detail.startswith("none of 59 rules and actions depends on under: 59 never read them")
+    assert v.verdict == "holds" and v.detail.startswith("none of 66 rules and actions depends on under: 66 never read them")
     below = game(SPEC).with_readings({"discard_leaves": "what_was_below"})
     readers = [x.id for x in independence._items(below, below.claims["zp.claim.never-lift"])
                if independence._reads(below, x, {"under"})]

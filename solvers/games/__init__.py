@@ -2,9 +2,7 @@
 
 The rule language says almost everything a game is; what it cannot say yet lives here (issue 45:
 it is to become spec data), and nothing outside a game's folder names the game. A game's package
-declares `SPEC_IDS` (the `game.id` of the specs it serves) and any of these hooks:
-- `play_start(game, start, seed, say) -> dict | None`: `play`'s start state when the spec's own
-  does not fit the switches that are on;
+declares `SPEC_IDS` (the `game.id` of the specs it serves) and this hook:
 - `commands() -> [(name, help, add_arguments, run)]`: subcommands of its own; `run(args)` returns
   an exit code and raises StateError or SpecError for bad input, as every command does.
 """

@@ -10,7 +10,7 @@ import json
 import sys
 from pathlib import Path
 
-from zoospec.solvers import dealing, games, traces
+from zoospec.solvers import dealing, traces
 from zoospec.solvers.analysis import ambiguity, claims, coverage, fixtures
 from zoospec.solvers.play import picture, playout as playing
 from zoospec.solvers.puzzle import search as puzzle
@@ -345,9 +345,6 @@ def cmd_play(args) -> int:
         if not args.json:
             on = ", ".join(s for s, v in g.switches.items() if v)
             print(f"(the start is dealt from seed {args.seed} by the spec's dealing, as it says to with {on}: zoospec deal shows it)")
-    elif not args.state and (hooks := games.hooks_for(g)) is not None and hasattr(hooks, "play_start"):  # a game's own setup
-        drawn = hooks.play_start(g, start, args.seed, say=lambda msg: None if args.json else print(msg))
-        start = drawn if drawn is not None else start
     if args.interactive and args.json:
         raise StateError("--interactive asks on the terminal; it cannot be combined with --json")
 
