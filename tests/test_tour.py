@@ -245,3 +245,20 @@ def test_on_a_terminal_the_questions_being_asked_show_live_and_the_answers_scrol
         shown.started("q1", "pen-pals  gaps")
         shown.answered("q1", "    3s  pen-pals  gaps: none")
     assert log.getvalue() == "    3s  pen-pals  gaps: none\n"
+
+
+def test_dead_ends_a_spec_does_not_pose_show_as_a_dash_not_as_none_found():
+    """A spec whose every action deals (Zoo-ography's record) is not asked for dead ends: its
+    dealing ends exactly when no move is legal. Its cell says so, where 0 would claim a search."""
+    from zoospec.cli.tour import row, table
+    from zoospec.solvers.analysis.questions import Question, questions_of
+
+    def kinds(path):
+        return {q.kind for q in questions_of(path, str(path))}
+    assert "dead-ends" not in kinds(ROOT / "spec" / "zoo-ography.yaml") and "dead-ends" in kinds(GAMES[0])
+    valid = {"status": "answered", "rules": 1, "actions": 1, "readings": 0}
+    asked = [(Question("a", "a.yaml", "validate"), valid), (Question("a", "a.yaml", "dead-ends"), {"status": "answered", "findings": []})]
+    not_asked = [(Question("b", "b.yaml", "validate"), valid)]
+    lines = table([row("a", asked), row("b", not_asked)]).splitlines()
+    dead_at = lines[0].index("dead ends")
+    assert [ln[dead_at] for ln in lines[1:]] == ["0", "—"]

@@ -117,7 +117,7 @@ def _page(rows, answers, games, budget, deals, where) -> str:
     for r in rows:
         c, f = r["claims"], r["findings"]
         cov = "n/a" if r["coverage"] is None else f"{r['coverage']['percent']}%"
-        dead = f"{f['dead-end'] + f['dead-action']} ({f['switched-off']})"
+        dead = f"{f['dead-end'] + f['dead-action']} ({f['switched-off']})" if "dead-ends" in r["asked"] else "—"
         body.append(f"<tr class='game-row' data-game='{e(r['game'])}'><td><a href='#{_id(r['game'])}'>{e(r['game'])}</a></td>"
                     + (f"<td colspan='{len(head) - 1}'>INVALID</td>" if not r["valid"] else
                        f"<td>{r['rules']}</td><td>{c['holds']}/{c['fails']}/{c['unknown']}</td><td>{len(r['unexpected'])}</td>"

@@ -140,6 +140,7 @@ def summary(a: dict) -> str:
     return f"valid: {a['rules']} rules, {a['actions']} actions, {a['readings']} readings, {a['claims']} claims{tail}"
 
 
+NOT_ASKED = "—"  # a question the game's spec does not pose (dead ends where every action deals)
 KINDS = ("readings-differ", "readings-agree", "gap", "dead-end", "dead-action", "switched-off", "unknown")
 
 
@@ -151,6 +152,7 @@ def row(game: str, answers: list[tuple]) -> dict:
            "actions": valid.get("actions"), "readings": valid.get("readings"),
            "claims": {"holds": 0, "fails": 0, "unknown": 0}, "unexpected": [], "findings": dict.fromkeys(KINDS, 0),
            "fixtures": None, "fixtures_skipped": None, "coverage": None, "unknown_budget": [], "errors": [],
+           "asked": sorted({q.kind for q, _ in answers}),
            "seconds": round(sum(a.get("seconds", 0.0) for _, a in answers if not a.get("cached")), 1)}
     for q, a in answers:
         if a.get("why") == "budget":
@@ -188,6 +190,7 @@ def table(rows) -> str:
         c, f = r["claims"], r["findings"]
         reading_qs = {n for n in budget if n.startswith("reading ")}
         dead = str(f["dead-end"] + f["dead-action"]) + (f" ({f['switched-off']} switched off)" if f["switched-off"] else "")
+        dead = dead if "dead-ends" in r["asked"] else NOT_ASKED
         out.append([r["game"], str(r["rules"]), f"{c['holds']}/{c['fails']}/{c['unknown']}", str(len(r["unexpected"])),
                     f"{f['readings-differ']}/{f['readings-agree']}" + (f" ({len(reading_qs)} unknown (budget))" if reading_qs else ""),
                     cell(str(f["gap"]), {"gaps"}), cell(dead, {"dead-ends"}),
