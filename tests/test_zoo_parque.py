@@ -372,7 +372,7 @@ def test_the_commands_draw_a_set_play_it_with_the_variants_and_score_a_map(tmp_p
     start = tmp_path / "start.json"
     assert main(["deal", "zoo-parque", "--seed", "3", "--players", "3", "--out", str(start)]) == 0
     out = capsys.readouterr().out
-    assert "dom: 72 entries" in out and " empty 9" in out and "tundra" not in out
+    assert "Zoo Parque dealt from seed 3 for 3 players:" in out and "dom: 72 entries" in out and " empty 9" in out and "tundra" not in out
     assert main(["deal", "zoo-parque", "--seed", "3", "--with", "strong_species"]) == 0
     out = capsys.readouterr().out   # the expansion's terrain and (assumed) animals come with it
     assert "tundra" in out and any(a in out for a in ("polar_bear", "walrus", "musk_ox", "penguin")) and "research_lab" not in out

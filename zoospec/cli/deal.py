@@ -40,7 +40,8 @@ def cmd_deal(args) -> int:
         emit("deal", {"game": g.id, "seed": args.seed, "switches": sorted(s for s, on in g.switches.items() if on), "state": shown})
         return 0
     on = [s for s, v in g.switches.items() if v]
-    print(f"{g.title} dealt from seed {args.seed}{' with ' + ', '.join(on) if on else ''}:")
+    seated = f" for {args.players} players" if args.players else ""
+    print(f"{g.title} dealt from seed {args.seed}{seated}{' with ' + ', '.join(on) if on else ''}:")
     plain = g.start_state(args.players)
     for name, t in g.state_types.items():
         if state[name] != plain[name]:
