@@ -47,7 +47,8 @@ def cmd_deal(args) -> int:
         if state[name] != plain[name]:
             print("\n".join(_summary(name, state[name], t)))
     if args.out:
-        print(f"start state written to {args.out} (zoospec play {args.game} --state {args.out})")
+        again = f" --with {','.join(on)}" if on else ""  # the state holds what the switches bring
+        print(f"start state written to {args.out} (zoospec play {args.game} --state {args.out}{again})")
     return 0
 
 
