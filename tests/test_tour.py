@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from zoospec.cli.main import main
+from zoospec.cli.tour import row, table
 from zoospec.solvers.analysis.answer_cache import AnswerCache
+from zoospec.solvers.analysis.questions import Question, questions_of
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = [str(ROOT / "tests" / "games" / "pen-pals.yaml"), str(ROOT / "tests" / "specs" / "layers.yaml")]
@@ -250,9 +252,6 @@ def test_on_a_terminal_the_questions_being_asked_show_live_and_the_answers_scrol
 def test_dead_ends_a_spec_does_not_pose_show_as_a_dash_not_as_none_found():
     """A spec whose every action deals (Zoo-ography's record) is not asked for dead ends: its
     dealing ends exactly when no move is legal. Its cell says so, where 0 would claim a search."""
-    from zoospec.cli.tour import row, table
-    from zoospec.solvers.analysis.questions import Question, questions_of
-
     def kinds(path):
         return {q.kind for q in questions_of(path, str(path))}
     assert "dead-ends" not in kinds(ROOT / "spec" / "zoo-ography.yaml") and "dead-ends" in kinds(GAMES[0])

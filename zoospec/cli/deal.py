@@ -34,12 +34,12 @@ def cmd_deal(args) -> int:
     check_writable(out=args.out)
     state = dealing.dealt_start(g, args.seed, args.players, fixed_deal(args.fixed))
     shown = g.state_to_json(state)
+    on = [s for s, v in g.switches.items() if v]
     if args.out:
         files.write_text(args.out, json.dumps(shown, indent=1, sort_keys=True) + "\n")
     if args.json:
-        emit("deal", {"game": g.id, "seed": args.seed, "switches": sorted(s for s, on in g.switches.items() if on), "state": shown})
+        emit("deal", {"game": g.id, "seed": args.seed, "switches": sorted(on), "state": shown})
         return 0
-    on = [s for s, v in g.switches.items() if v]
     seated = f" for {args.players} players" if args.players else ""
     print(f"{g.title} dealt from seed {args.seed}{seated}{' with ' + ', '.join(on) if on else ''}:")
     plain = g.start_state(args.players)
