@@ -75,7 +75,7 @@ def deal_state(game, seed: int, players: int | None = None, fixed: dict | None =
         moves = legal_moves(dealer, state, actions)
         if not moves:
             if not moves_made:
-                on = [s for s, v in game.switches.items() if v]
+                on = game.switched_on
                 raise StateError(f"{game.title} deals nothing from a seed{' with ' + ', '.join(on) + ' on' if on else ''}: "
                                  "no dealing action is legal at the start — give a deal file or a state file instead")
             overwritten = sorted(v for v in (fixed or {}) if state[v] != chosen[v])

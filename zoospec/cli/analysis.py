@@ -343,7 +343,7 @@ def cmd_play(args) -> int:
     if not args.state and dealing.deals_play(g):  # the spec's start holds none of what these switches bring
         start = dealing.dealt_start(g, args.seed, args.players)
         if not args.json:
-            on = ",".join(s for s, v in g.switches.items() if v)
+            on = ",".join(g.switched_on)
             print(f"(with {on} the start is dealt from seed {args.seed} by the spec's dealing: "
                   f"zoospec deal {args.game} --seed {args.seed} --with {on} shows it)")
     if args.interactive and args.json:

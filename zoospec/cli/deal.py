@@ -34,7 +34,7 @@ def cmd_deal(args) -> int:
     check_writable(out=args.out)
     state = dealing.dealt_start(g, args.seed, args.players, fixed_deal(args.fixed))
     shown = g.state_to_json(state)
-    on = [s for s, v in g.switches.items() if v]
+    on = g.switched_on
     if args.out:
         files.write_text(args.out, json.dumps(shown, indent=1, sort_keys=True) + "\n")
     if args.json:

@@ -375,6 +375,11 @@ class Game:
         return z3.And(legal, ctx.defined(), post.equal(nxt))
 
     # ------------------------------------------------------------------ readings
+    @property
+    def switched_on(self) -> list[str]:
+        """The switches that are on, in the spec's order (for headings, hints and errors)."""
+        return [s for s, on in self.switches.items() if on]
+
     def switches_for(self, name: str) -> dict[str, bool]:
         """The switches to turn on for `name`: itself and, in turn, those it needs."""
         out, todo = {}, [name]
