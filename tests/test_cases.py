@@ -9,7 +9,7 @@ the state before it, and each listed variable is compared whole."""
 from functools import lru_cache
 
 import pytest
-from conftest import ROOT, game
+from conftest import ROOT, game, same_game
 
 from zoospec.front.yamlload import load_file
 from zoospec.ir.types import MapT, SetT
@@ -29,8 +29,7 @@ def _cases():
                 case = {**case, "start": doc["start"], "state": merged(doc.get("base_state", {}), case["state"])}
             else:
                 case = {**case, "state": {**doc.get("base_state", {}), **case["state"]}}
-            kind = next(k for k in ("rule", "action", "define", "legal") if k in case)
-            group = pytest.mark.xdist_group(f"{doc['spec']}::{kind} {case[kind]}")  # one compilation per worker
+            group = same_game(ROOT / doc["spec"], case.get("readings"), case.get("switches"))  # with its agreement items
             out.append(pytest.param(doc["spec"], case, id=f"{f.stem}[{i}] {case['description'][:50]}", marks=group))
     return out
 
