@@ -60,3 +60,24 @@ def test_a_constant_reads_back_as_itself(k):
     assert zt.constant(z3.simplify(z3.Or(zt.FALSE, zt.FALSE)).as_ast()) is zt.FALSE
     assert zt.constant(X[0].as_ast()) is None and zt.constant(B[0].as_ast()) is None
     assert not zt.is_int_value(X[0]) and zt.is_int_value(zt.num(k))
+
+
+@given(st.lists(st.one_of(st.integers(-10**15, 10**15), st.booleans()), min_size=1, max_size=40),
+       st.sampled_from(["pack.legal zp.place", "pack.rule nyz.end.rank", "pack", "pack.a|b"]))
+def test_the_constant_arguments_of_an_application_read_in_one_print_as_one_by_one(values, label):
+    """constant_args (the replays' and forward checks' reader) gives what `constant` gives for each
+    argument — whatever the head's name (quoted when it has spaces) — and None as soon as one
+    argument is not a constant."""
+    terms = [z3.Int(f"zt.p{i}") if isinstance(v, int) and not isinstance(v, bool) else z3.Bool(f"zt.p{i}")
+             for i, v in enumerate(values)]
+    pack = z3.Function(label, *[t.sort() for t in terms], z3.BoolSort())
+    got = z3.simplify(z3.substitute(pack(*terms), *[(t, z3.BoolVal(v) if isinstance(v, bool) else z3.IntVal(v))
+                                                   for t, v in zip(terms, values)]))
+    one_by_one = [zt.constant(got.arg(i).as_ast()) for i in range(len(values))]
+    assert all(x is not None for x in one_by_one)
+    assert zt.constant_args(got, len(values)) == one_by_one
+    assert [zt.int_of(x) if zt.is_int_value(x) else zt.is_true(x) for x in zt.constant_args(got, len(values))] == values
+    assert zt.constant_args(got, len(values) + 1) is None and zt.constant_args(got, len(values) - 1) is None
+    open_one = z3.simplify(z3.substitute(pack(*terms), *[(t, z3.BoolVal(v) if isinstance(v, bool) else z3.IntVal(v))
+                                                        for t, v in list(zip(terms, values))[1:]]))
+    assert zt.constant_args(open_one, len(values)) is None

@@ -217,13 +217,17 @@ class Compiled:
                     uniq.append(t)
             pack = z3.Function(f"pack.{self.item.label}", *[t.sort() for t in uniq], z3.BoolSort())
             app = pack(*uniq)
-            self._packed = (app, index, zt.has_quantifier(app))  # the ids are of terms self.value keeps alive
-        app, index, quantified = self._packed
+            self._packed = (app, index, zt.has_quantifier(app), len(uniq))  # the ids are of terms self.value keeps alive
+        app, index, quantified, n = self._packed
         got = z3.simplify(sub(app))
         if quantified:
             got = settle(got, self.item.label)
         ref, got_ast = got.ctx_ref(), got.as_ast()
         seen: dict[int, object] = {}
+        if model is None:  # every term a constant, as on a state with no side constraints: one read for all
+            consts = zt.constant_args(got, n)
+            if consts is not None:
+                seen = dict(enumerate(consts))
 
         def ev(t):
             i = index.get(id(t))
@@ -352,9 +356,9 @@ def decode(v, t: Type, ev, domains):
     if isinstance(t, BoolT):
         return zt.is_true(ev(v))
     if isinstance(t, IntT):
-        return ev(v).as_long()
+        return zt.int_of(ev(v))
     if isinstance(t, AtomT):
-        return domains[t.domain].atom(ev(v).as_long())
+        return domains[t.domain].atom(zt.int_of(ev(v)))
     if isinstance(t, SetT):
         if isinstance(v, ZSet):
             d = domains.of_type(t.elem)

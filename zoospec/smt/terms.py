@@ -10,6 +10,8 @@ else goes to z3py unchanged, so the meaning never differs, only the cost.
 """
 from __future__ import annotations
 
+import re
+
 import z3
 from z3 import z3core
 
@@ -138,6 +140,31 @@ def constant(raw):
         if b == z3.Z3_L_FALSE:
             return FALSE
     return None
+
+
+_ARG = re.compile(r"\s*(?:\(- (\d+)\)|(\d+)|(true)|(false))(?=[\s)])")  # a whole token only
+_CLOSE = re.compile(r"\s*\)\s*")
+_HEAD = re.compile(r"\((?:\|(?:[^|\\]|\\.)*\||[^\s()|]+)")  # "(" and the head's name, |quoted| or plain
+
+
+def constant_args(app, n: int) -> list | None:
+    """The n arguments of an application, each a constant (as `constant` gives them), read from
+    one print of it — or None if any is not a constant, or the print is not one application of n
+    constants. Reading thousands of arguments one by one, three C calls each and their ctypes
+    wrapping cost more than the simplification that made them (a whole-game replay's states)."""
+    text = z3core.Z3_ast_to_string(_REF, app.as_ast())
+    head = _HEAD.match(text)
+    if head is None:
+        return None
+    at, out = head.end(), []
+    for _ in range(n):
+        m = _ARG.match(text, at)
+        if m is None:
+            return None
+        neg, pos, true, _false = m.groups()
+        out.append(num(-int(neg)) if neg else num(int(pos)) if pos else TRUE if true else FALSE)
+        at = m.end()
+    return out if _CLOSE.fullmatch(text, at) else None
 
 
 def known(b):
