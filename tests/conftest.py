@@ -51,8 +51,8 @@ def same_game(path, readings: dict | None = None, switches: dict | None = None):
     """An xdist group for the tests of one game under one choice of readings and switches (as
     `game` tells choices apart): they run in one worker, which compiles the game's bodies once on
     its shared state and memo. Per item instead, the define calls that items share (a region's
-    labels, a flood fill) were built again in each worker: Zoo Parque's 314 default-game agreement
-    checks took 302 s of two workers' time, 218 s in one process."""
+    labels, a flood fill) were built again in each worker (test_agreement and test_cases on two
+    workers: 600 s per item, 580 s per game variant; docs/performance.md)."""
     base = _game(str(path), (), ())
     r = sorted((k, v) for k, v in (readings or {}).items() if base.chosen.get(k) != v)
     s = sorted((k, v) for k, v in (switches or {}).items() if base.switches.get(k) != v)
