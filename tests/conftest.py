@@ -41,10 +41,15 @@ def game(path, readings: dict | None = None, switches: dict | None = None):
     """The spec loaded once per process — under other readings or switches, once per choice —
     so every test of a game in a worker compiles its Z3 bodies on one shared state and memo
     (zoospec.runtime.agreement.compiled)."""
+    return _game(str(path), *_departures(path, readings, switches))
+
+
+def _departures(path, readings: dict | None, switches: dict | None) -> tuple[tuple, tuple]:
+    """The readings and switches that differ from the spec's defaults, sorted: one key per game."""
     base = _game(str(path), (), ())
     r = tuple(sorted((k, v) for k, v in (readings or {}).items() if base.chosen.get(k) != v))
     s = tuple(sorted((k, v) for k, v in (switches or {}).items() if base.switches.get(k) != v))
-    return _game(str(path), r, s)
+    return r, s
 
 
 def same_game(path, readings: dict | None = None, switches: dict | None = None):
@@ -53,11 +58,9 @@ def same_game(path, readings: dict | None = None, switches: dict | None = None):
     its shared state and memo. Per item instead, the define calls that items share (a region's
     labels, a flood fill) were built again in each worker (test_agreement and test_cases on two
     workers: 600 s per item, 580 s per game variant; docs/performance.md)."""
-    base = _game(str(path), (), ())
-    r = sorted((k, v) for k, v in (readings or {}).items() if base.chosen.get(k) != v)
-    s = sorted((k, v) for k, v in (switches or {}).items() if base.switches.get(k) != v)
+    r, s = _departures(path, readings, switches)
     where = Path(path).resolve().relative_to(ROOT)
-    return pytest.mark.xdist_group(f"{where}|{r}|{s}")
+    return pytest.mark.xdist_group(f"{where}|{list(r)}|{list(s)}")
 
 
 @lru_cache(maxsize=None)

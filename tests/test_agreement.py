@@ -39,9 +39,8 @@ CASES += [(str(p), it.label, tag) for p in ALL_SPECS for tag, _, _ in variants(g
 # Under pytest-xdist (--dist loadgroup), the forward and backward checks of every item of one game
 # variant run on one worker (conftest.same_game), so each item's symbolic compilation (seconds for a
 # whole table's rule) and the define calls items share are built once, not once per worker.
-CHOICES = {(str(p), tag): (r, s) for p in ALL_SPECS for tag, r, s in [("", {}, {})] + variants(game(str(p)))}
 PARAMS = [pytest.param(p, lab, tag, id=f"{p.rsplit('/', 1)[-1]}::{lab}{f' [{tag}]' if tag else ''}",
-                       marks=same_game(p, *CHOICES[p, tag]))
+                       marks=same_game(p, variant(p, tag).chosen, variant(p, tag).switches))
           for p, lab, tag in CASES]
 
 
@@ -190,8 +189,8 @@ def test_transition_relation_matches_legal_and_apply(path, action):
     # first single change of reading or switch that lets it be taken — or, failing every one, the
     # first pair of switches (Zoo-ography's Connections deal, only while `dealing` is on too)
     base = game(path)
-    pinned = STEP_PINNED.get((path.rsplit("/", 1)[-1], action), ())
-    illegal_pinned = (path.rsplit("/", 1)[-1], action) in ILLEGAL_PINNED
+    key = (path.rsplit("/", 1)[-1], action)
+    pinned, illegal_pinned = STEP_PINNED.get(key, ()), key in ILLEGAL_PINNED
     singles = [(readings, switches) for _, readings, switches in variants(base)]
     pairs = [({}, {**a, **b}) for (_, a), (_, b) in combinations([x for x in singles if x[1]], 2)]
     others = (base.with_readings(readings, switches) for readings, switches in singles + pairs)

@@ -71,13 +71,12 @@ def test_the_constant_arguments_of_an_application_read_in_one_print_as_one_by_on
     terms = [z3.Int(f"zt.p{i}") if isinstance(v, int) and not isinstance(v, bool) else z3.Bool(f"zt.p{i}")
              for i, v in enumerate(values)]
     pack = z3.Function(label, *[t.sort() for t in terms], z3.BoolSort())
-    got = z3.simplify(z3.substitute(pack(*terms), *[(t, z3.BoolVal(v) if isinstance(v, bool) else z3.IntVal(v))
-                                                   for t, v in zip(terms, values)]))
+    pairs = [(t, z3.BoolVal(v) if isinstance(v, bool) else z3.IntVal(v)) for t, v in zip(terms, values)]
+    got = z3.simplify(z3.substitute(pack(*terms), *pairs))
     one_by_one = [zt.constant(got.arg(i).as_ast()) for i in range(len(values))]
     assert all(x is not None for x in one_by_one)
     assert zt.constant_args(got, len(values)) == one_by_one
     assert [zt.int_of(x) if zt.is_int_value(x) else zt.is_true(x) for x in zt.constant_args(got, len(values))] == values
     assert zt.constant_args(got, len(values) + 1) is None and zt.constant_args(got, len(values) - 1) is None
-    open_one = z3.simplify(z3.substitute(pack(*terms), *[(t, z3.BoolVal(v) if isinstance(v, bool) else z3.IntVal(v))
-                                                        for t, v in list(zip(terms, values))[1:]]))
+    open_one = z3.simplify(z3.substitute(pack(*terms), *pairs[1:]))  # the first argument left free
     assert zt.constant_args(open_one, len(values)) is None
